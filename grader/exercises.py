@@ -1,0 +1,107 @@
+"""Exercises as data: load, validate and look up the YAML files in ``exercises/``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from grader.errors import GraderError, Location
+from grader.paths import data_dir
+from grader.tables import Table, parse_table
+from grader.yamlload import load_yaml, node_line
+
+SCHEMA = "exercise.schema.json"
+
+
+@dataclass(frozen=True)
+class Exercise:
+    id: str
+    title: str
+    prompt: str
+    workload: dict[str, Any]
+    hardware: str
+    table: Table
+    table_text: str
+    path: Path
+    deliverables: tuple[str, ...] = ()
+    acceptance: tuple[str, ...] = ()
+    stretch: str = ""
+    debrief: str = ""
+    table_note: str = ""
+    source: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _table_first_line(root: yaml.Node | None) -> int:
+    """Line of the table's first text line: below ``table: |`` for a block scalar."""
+    line = node_line(root, ["table"]) or 1
+    if isinstance(root, yaml.MappingNode):
+        for key, value in root.value:
+            if key.value == "table" and isinstance(value, yaml.ScalarNode) and value.style in "|>":
+                return line + 1
+    return line
+
+
+def load_exercise(path: Path) -> Exercise:
+    data, root = load_yaml(path, SCHEMA)
+    table = parse_table(data["table"], str(path), _table_first_line(root))
+    return Exercise(
+        id=data["id"],
+        title=data["title"],
+        prompt=data["prompt"],
+        workload=dict(data["workload"]),
+        hardware=data["hardware"],
+        table=table,
+        table_text=data["table"],
+        path=path,
+        deliverables=tuple(data.get("deliverables", ())),
+        acceptance=tuple(data.get("acceptance", ())),
+        stretch=data.get("stretch", ""),
+        debrief=data.get("debrief", ""),
+        table_note=data.get("table_note", ""),
+        source=data.get("source", ""),
+    )
+
+
+def exercise_files(directory: Path | None = None) -> list[Path]:
+    directory = directory or data_dir("exercises")
+    return sorted(directory.glob("*.yaml")) + sorted(directory.glob("*.yml"))
+
+
+def list_exercises(directory: Path | None = None) -> list[Exercise]:
+    """Every exercise of a folder; two files with one id is an error naming both."""
+    seen: dict[str, Path] = {}
+    out = []
+    for path in exercise_files(directory):
+        ex = load_exercise(path)
+        if ex.id in seen:
+            raise GraderError(
+                f"duplicate exercise id {ex.id!r}: already used by {seen[ex.id]}",
+                Location(str(path), "$.id"),
+            )
+        seen[ex.id] = path
+        out.append(ex)
+    return out
+
+
+def resolve_exercise(name: str, directory: Path | None = None) -> Exercise:
+    """An exercise by id (``partA``) or by the path of any exercise YAML file."""
+    candidate = Path(name)
+    if candidate.suffix in (".yaml", ".yml") or candidate.exists():
+        return load_exercise(candidate)
+    files = exercise_files(directory)
+    for path in files:
+        if path.stem == name:
+            ex = load_exercise(path)
+            if ex.id == name:
+                return ex
+    for ex in list_exercises(directory):
+        if ex.id == name:
+            return ex
+    known = ", ".join(sorted(p.stem for p in files)) or "none"
+    raise GraderError(
+        f"unknown exercise {name!r}; expected an id ({known}) or the path of an exercise YAML file"
+    )

@@ -1,0 +1,1 @@
+"""Reporters turn results into text or JSON; they never decide anything."""

@@ -1,0 +1,66 @@
+"""Exercises and analyses as text for a terminal."""
+
+from __future__ import annotations
+
+from grader.analyzer import Analysis
+from grader.exercises import Exercise
+from grader.tables import Table
+from grader.units import format_bytes, format_time
+
+HEADER = ("op", "CUDA total", "CPU total", "calls", "memory")
+
+
+def render_table(table: Table) -> str:
+    cells = [HEADER] + [
+        (
+            r.name,
+            format_time(r.cuda_us) if r.cuda_us else "0 ms",
+            format_time(r.cpu_us),
+            str(r.calls),
+            format_bytes(r.memory_bytes),
+        )
+        for r in table.rows
+    ]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(HEADER))]
+    lines = []
+    for n, row in enumerate(cells):
+        first = row[0].ljust(widths[0])
+        rest = [c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)]
+        lines.append("  ".join([first, *rest]).rstrip())
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def render_exercise(ex: Exercise) -> str:
+    parts = [f"# {ex.title}  ({ex.id})", "", ex.prompt.rstrip(), "", "Profiler table:", ""]
+    parts.append(render_table(ex.table))
+    if ex.table_note:
+        parts += ["", f"Note: {ex.table_note}"]
+    if ex.stretch:
+        parts += ["", f"Stretch: {ex.stretch}"]
+    return "\n".join(parts)
+
+
+def render_analysis(ex: Exercise, a: Analysis) -> str:
+    s = a.shares
+    lines = [
+        f"{ex.id}: {a.bottleneck}",
+        "",
+        "Evidence:",
+        *[f"  - {e}" for e in a.evidence],
+        "",
+        f"Shares of device time ({s['device_ms']:.1f} ms, nested copies counted once): "
+        f"math {s['math']:.0%}, movement {s['movement']:.0%} "
+        f"({s['movement_as_listed']:.0%} as listed), elementwise {s['elementwise']:.0%}, "
+        f"utility {s['utility']:.0%}",
+        f"Host against device: host work {s['host_work_cpu_ms']:.1f} ms CPU, orchestration "
+        f"{s['orchestration_cpu_ms']:.1f} ms CPU, launches average {s['avg_launch_us']:.0f} us",
+        f"Top CUDA op: {a.top_cuda}    Top CPU op: {a.top_cpu}",
+        f"Runner-up: {a.runner_up} (margin {a.margin:+.2f}; scores: "
+        + ", ".join(f"{sc.bottleneck} {sc.score:.2f}{'*' if sc.fired else ''}" for sc in a.scores)
+        + "; * = over its threshold)",
+    ]
+    if a.caveats:
+        lines += ["", "Caveats:", *[f"  - {c}" for c in a.caveats]]
+    return "\n".join(lines)

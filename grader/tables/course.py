@@ -1,0 +1,72 @@
+"""The course's tab-separated table: ``op<TAB>CUDA total<TAB>CPU total<TAB>calls<TAB>memory``."""
+
+from __future__ import annotations
+
+import re
+
+from grader.errors import GraderError, Location
+from grader.tables.model import Row, Table
+from grader.units import parse_count, parse_memory_bytes, parse_time_us
+
+COLUMNS = ("op", "CUDA total", "CPU total", "calls", "memory")
+_SPLIT = re.compile(r"\t+| {2,}")
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in _SPLIT.split(line.strip())]
+
+
+def looks_like_course(text: str) -> bool:
+    first = next((ln for ln in text.splitlines() if ln.strip()), "")
+    return _cells(first)[:1] == ["op"] and "|" not in first
+
+
+def parse_course(text: str, file: str = "<table>", first_line: int = 1) -> Table:
+    """Rows of a course table; tabs (or two or more spaces) separate the five columns."""
+    lines = text.splitlines()
+    numbered = [(i + first_line, ln) for i, ln in enumerate(lines) if ln.strip()]
+    if not numbered:
+        raise GraderError(
+            "the table is empty; expected a header and at least one row",
+            Location(file, line=first_line),
+        )
+    header_no, header = numbered[0]
+    got = [c.lower() for c in _cells(header)]
+    want = [c.lower() for c in COLUMNS]
+    if got != want:
+        missing = [c for c, w in zip(COLUMNS, want, strict=True) if w not in got]
+        detail = f"missing column(s) {', '.join(missing)}" if missing else f"got {_cells(header)}"
+        raise GraderError(
+            f"table header must be {' <TAB> '.join(COLUMNS)}; {detail}",
+            Location(file, line=header_no),
+        )
+    rows: list[Row] = []
+    for line_no, line in numbered[1:]:
+        cells = _cells(line)
+        if len(cells) != len(COLUMNS):
+            raise GraderError(
+                f"expected {len(COLUMNS)} tab-separated cells ({', '.join(COLUMNS)}), "
+                f"got {len(cells)}: {line.strip()!r}",
+                Location(file, line=line_no),
+            )
+        rows.append(_row(cells, file, line_no))
+    if not rows:
+        raise GraderError("the table has a header but no rows", Location(file, line=header_no))
+    return Table(rows=tuple(rows), source_format="course")
+
+
+def _row(cells: list[str], file: str, line_no: int) -> Row:
+    name, cuda, cpu, calls, mem = cells
+    parsers = (
+        ("CUDA total", lambda: parse_time_us(cuda)),
+        ("CPU total", lambda: parse_time_us(cpu)),
+        ("calls", lambda: parse_count(calls)),
+        ("memory", lambda: parse_memory_bytes(mem)),
+    )
+    values = []
+    for column, parse in parsers:
+        try:
+            values.append(parse())
+        except GraderError as exc:
+            raise exc.at(Location(file, line=line_no, column=column)) from None
+    return Row(name, values[0], values[1], int(values[2]), int(values[3]), line=line_no)

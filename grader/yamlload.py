@@ -1,0 +1,131 @@
+"""One loader for every YAML file: safe load, JSON Schema from package data, clear errors.
+
+Errors name the file and the YAML path (``file::$.workload.batch: ...``) with the line, so a
+person can find the mistake without reading a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from grader.errors import GraderError, Location
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """The safe loader, refusing duplicate mapping keys instead of keeping the last one."""
+
+
+def _construct_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode, deep: bool = False) -> Any:
+    seen: dict[Any, int] = {}
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if key in seen:
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"duplicate key {key!r} (first at line {seen[key]})",
+                key_node.start_mark,
+            )
+        seen[key] = key_node.start_mark.line + 1
+    return loader.construct_mapping(node, deep=deep)
+
+
+_UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+@cache
+def load_schema(name: str) -> dict[str, Any]:
+    text = resources.files("grader.schemas").joinpath(name).read_text(encoding="utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+def read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise GraderError("no such file", Location(str(path))) from None
+    except IsADirectoryError:
+        raise GraderError("is a directory, expected a YAML file", Location(str(path))) from None
+    except UnicodeDecodeError as exc:
+        raise GraderError(
+            f"not UTF-8 text ({exc.reason} at byte {exc.start})", Location(str(path))
+        ) from None
+    except OSError as exc:
+        raise GraderError(f"cannot read: {exc.strerror}", Location(str(path))) from None
+
+
+def _yaml_path(parts: Any) -> str:
+    out = "$"
+    for p in parts:
+        out += f"[{p}]" if isinstance(p, int) else f".{p}"
+    return out
+
+
+def node_line(root: yaml.Node | None, parts: list[Any]) -> int | None:
+    """The 1-based line of the value at ``parts`` in a composed YAML tree, if it exists."""
+    node = root
+    line = node.start_mark.line + 1 if node is not None else None
+    for part in parts:
+        if isinstance(node, yaml.MappingNode):
+            match = next((v for k, v in node.value if k.value == part), None)
+        elif (
+            isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value)
+        ):
+            match = node.value[part]
+        else:
+            match = None
+        if match is None:
+            break
+        node = match
+        line = node.start_mark.line + 1
+    return line
+
+
+def load_yaml(path: Path, schema_name: str) -> tuple[dict[str, Any], yaml.Node | None]:
+    """Parse ``path`` safely and validate it against a bundled schema.
+
+    Returns the data and the composed node tree (for line numbers of later errors).
+    """
+    text = read_text(path)
+    file = str(path)
+    try:
+        data = yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else None
+        raise GraderError(
+            f"invalid YAML: {exc.problem or exc}", Location(file, line=line)
+        ) from None
+    except yaml.YAMLError as exc:
+        raise GraderError(f"invalid YAML: {exc}", Location(file)) from None
+    if not isinstance(data, dict):
+        kind = "empty" if data is None else type(data).__name__
+        raise GraderError(f"expected a mapping at the top level, got {kind}", Location(file, "$"))
+    validate(data, schema_name, file, root)
+    return data, root
+
+
+def validate(data: Any, schema_name: str, file: str, root: yaml.Node | None = None) -> None:
+    """Raise the first (most relevant) schema error with its YAML path and line."""
+    import jsonschema  # imported here: only loading a file needs it
+
+    schema = load_schema(schema_name)
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = sorted(validator.iter_errors(data), key=lambda e: (list(e.absolute_path), e.message))
+    if not errors:
+        return
+    best = jsonschema.exceptions.best_match(errors)
+    parts = list(best.absolute_path)
+    message = best.message
+    if best.validator == "additionalProperties":
+        allowed = sorted(best.schema.get("properties", {}))
+        message += f"; allowed keys: {', '.join(allowed)}"
+    raise GraderError(message, Location(file, _yaml_path(parts), line=node_line(root, parts)))
