@@ -91,6 +91,68 @@ def analyze_cmd(exercise: ExerciseArg, fmt: FormatOpt = Format.text) -> None:
         typer.echo(render_analysis(ex, result))
 
 
+@app.command("report", hidden=True)
+def report_cmd(
+    report: Annotated[Path, typer.Argument(help="the learner's markdown report")],
+    exercise: Annotated[
+        str | None,
+        typer.Option(
+            "--exercise",
+            "-e",
+            help="exercise id or YAML file; without it, each '## Part X' of the file is graded",
+        ),
+    ] = None,
+    fmt: FormatOpt = Format.text,
+    fail_under: Annotated[
+        float | None, typer.Option("--fail-under", help="exit 1 when the score is below this")
+    ] = None,
+) -> None:
+    """Grade a report: grade REPORT.md --exercise partA."""
+    import json
+
+    from grader.grading import grade_file
+
+    try:
+        results = grade_file(report, exercise)
+    except GraderError as exc:
+        raise _fail(exc) from None
+    if fmt is Format.json:
+        payload = [r.to_dict() for r in results]
+        typer.echo(json.dumps(payload[0] if len(payload) == 1 else payload, indent=2))
+    else:
+        from grader.reporters.grade_text import render_grade
+
+        typer.echo("\n\n".join(render_grade(r) for r in results))
+    if fail_under is not None and any(r.score < fail_under for r in results):
+        raise typer.Exit(1)
+
+
+@app.command("template")
+def template_cmd(exercise: ExerciseArg) -> None:
+    """Print a blank report to fill in for an exercise."""
+    from grader.exercises import resolve_exercise
+    from grader.reporters.template import render_template
+
+    try:
+        ex = resolve_exercise(exercise)
+    except GraderError as exc:
+        raise _fail(exc) from None
+    typer.echo(render_template(ex))
+
+
+@app.command("explain")
+def explain_cmd(
+    criterion: Annotated[str, typer.Argument(help="a criterion id, e.g. two-hypotheses")],
+) -> None:
+    """Print what a criterion judges, what passes and what fails, with examples."""
+    from grader.reporters.explain import render_explain
+
+    try:
+        typer.echo(render_explain(criterion))
+    except GraderError as exc:
+        raise _fail(exc) from None
+
+
 def main() -> None:
     """Console entry point: a first argument that is not a command is a report to grade."""
     argv = sys.argv[1:]

@@ -1,0 +1,127 @@
+"""Attention kernels: not proposed while something else limits the run."""
+
+from __future__ import annotations
+
+import re
+
+from grader.checks.common import iter_sentences
+from grader.checks.registry import Context, Evidence, Verdict, check
+from grader.report.language import concept, conditional_after, has, negated
+from grader.report.model import Report, TextLine
+
+_BARE_ITEM_WORDS = 5
+
+
+def _lead_before(report: Report, tl: TextLine) -> str:
+    """The paragraph just above a list item (its lead, "Relevant techniques:")."""
+    previous = [ln for ln in report.lines if ln.number < tl.number and ln.kind != "item"]
+    return previous[-1].text if previous else ""
+
+
+def attention_proposal(report: Report) -> tuple[TextLine, str] | None:
+    """The first line that proposes an attention kernel as a step now, and the sentence."""
+    for s in iter_sentences(report.text_lines):
+        tl = s.line
+        if tl.where == "not_yet":
+            continue
+        for m in concept("attention_kernel").finditer(s.text):
+            if negated(s.text, m.start(), m.end()) or conditional_after(s.text):
+                continue
+            cue = has("proposal", s.text)
+            if has("described", s.text) and not re.search(
+                r"\b(?:try|swap|switch|replace)", s.text, re.I
+            ):
+                continue
+            in_next = tl.where == "next_experiment"
+            bare_item = (
+                len(s.text.split()) <= _BARE_ITEM_WORDS
+                and _is_item(report, tl)
+                and not has("glossary_lead", _lead_before(report, tl))
+            )
+            if cue or in_next or bare_item:
+                return tl, s.text
+    return None
+
+
+def _is_item(report: Report, tl: TextLine) -> bool:
+    return any(ln.number == tl.number and ln.kind == "item" for ln in report.lines)
+
+
+@check("no-premature-attention-kernel")
+def no_premature_attention_kernel(ctx: Context) -> Verdict:
+    """No custom, new, fused or faster attention kernel proposed as a step now.
+
+    While copies, casts or launch overhead are unexplained, a new attention kernel (custom
+    CUDA/Triton attention, FlashAttention-2/3, fused MHA, xformers) is glamorous work aimed
+    at the wrong thing.  Saying you would NOT do it yet passes; so does putting it strictly
+    after the real problem ("only once the casts are gone would I look at attention").  Any
+    proposal of it now fails, hedged ("maybe also try FlashAttention-3") or not, wherever it
+    stands in the report.
+
+    PASS (partA):
+        Not yet: I would NOT write a custom attention kernel yet; it is already flash
+        attention and the copies are unexplained.
+
+    PASS (partA):
+        Only after the casts and copies are explained would I look at FlashAttention-3.
+
+    FAIL (partA):
+        Other ideas: maybe also swap in FlashAttention-3 for the attention part.
+
+    FAIL (partC):
+        Next experiment: switch the attention to FlashAttention-2.
+    """
+    if ctx.expected == "compute-bound":
+        return Verdict.yes(None, "the run is compute-bound: kernel work may be the next step")
+    hit = attention_proposal(ctx.report)
+    if hit is None:
+        return Verdict.yes(None, "no attention kernel proposed as a step now")
+    tl, sentence = hit
+    return Verdict.no(
+        Evidence(tl.number, sentence),
+        f"proposes an attention kernel while the run is {ctx.expected}",
+    )
+
+
+@check("fused-attention-wrong-here")
+def fused_attention_wrong_here(ctx: Context) -> Verdict:
+    """Why a fused attention kernel is the wrong next experiment for this table.
+
+    Two things: there is no attention in the table (attention is not the cost), and the GPU
+    is waiting on launches and the Python loop, so a faster kernel cannot help.  A reason
+    that misses the waiting ("matmul is bigger than attention") is not the one asked for.
+
+    PASS (partB):
+        - No attention op shows up in B's table.
+        - The GPU waits on Python and kernel launches, so a faster fused attention kernel
+          cannot help.
+
+    FAIL (partB):
+        - A fused attention kernel is the wrong next step because matmul is bigger than
+          attention here.
+    """
+    report = ctx.report
+    scope = [t for t in report.lines_in("contrast")]
+    if not scope:
+        scope = [t for t in report.text_lines if t.where in ("body", "not_yet")]
+    scope = [t for t in scope if re.search(r"attention|kernel", t.text, re.I)]
+    no_cost = next((t for t in scope if has("no_attention_cost", t.text)), None)
+    waiting = next(
+        (t for t in scope if has("kernel_cannot_help", t.text) or _gpu_waits(t.text)), None
+    )
+    if no_cost and waiting:
+        return Verdict.yes(waiting, "no attention in the table, and the GPU waits on the host")
+    if scope and not no_cost and not waiting:
+        return Verdict.no(scope[0], "gives no reason tied to this table")
+    if no_cost:
+        return Verdict.no(no_cost, "says attention is not the cost, but not that the GPU waits")
+    if waiting:
+        return Verdict.no(waiting, "says the GPU waits, but not that attention is not the cost")
+    return Verdict.no(None, "looked in the contrast for why fused attention is wrong here; none")
+
+
+def _gpu_waits(text: str) -> bool:
+    return any(
+        not negated(text, m.start(), m.end())
+        for m in re.finditer(r"\b(?:wait\w*|idle\w*|starv\w*)\b", text, re.I)
+    )

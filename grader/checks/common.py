@@ -1,0 +1,127 @@
+"""Reading helpers shared by several checks: sentences with their lines, diagnoses, claims."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from grader.report.language import claim, clauses, concept, negated, sentences
+from grader.report.model import Report, TextLine
+
+CLASSES = ("movement-bound", "overhead-bound", "compute-bound", "host-bound")
+# A reference to a part of the course: "Part A", "In A,", "A's", "A:" (the bare letter only
+# in capitals, so the article "A fused kernel" is not read as Part A).
+_PART_REF = re.compile(
+    r"\b[Pp]art ([ABCabc])\b|\b(?:[Ii]n|[Ff]or|[Uu]nlike|[Vv]ersus|vs\.?|[Tt]han) ([ABC])\b"
+    r"|\b([ABC])(?:'s|’s)\b|^\W*([ABC])\s*[:=,]|\b([ABC]) (?:was|had|is|has|needs|needed)\b"
+)
+# For a class, the subject of a diagnosis and the judgement that makes it one.
+DIAGNOSIS = {
+    "movement-bound": ("movement", "problem"),
+    "overhead-bound": ("launch_overhead", "waiting"),
+    "compute-bound": ("math", "problem"),
+    "host-bound": ("tokenizer", "problem"),
+}
+NOT_A_DIAGNOSIS = ("hypotheses", "experiments", "stretch")
+
+
+@dataclass(frozen=True)
+class Sentence:
+    text: str
+    line: TextLine
+
+
+_PRONOUN_START = re.compile(r"^(?:those|these|they|this|that|it|both|them)\b", re.IGNORECASE)
+
+
+def iter_sentences(lines: list[TextLine]) -> Iterator[Sentence]:
+    """Sentences of each line; one that opens with a pronoun ("Those need explaining") is
+    read together with the sentence before it, which holds its subject."""
+    for tl in lines:
+        previous = ""
+        for s in sentences(tl.text):
+            if previous and _PRONOUN_START.match(s):
+                yield Sentence(f"{previous} {s}", tl)
+            else:
+                yield Sentence(s, tl)
+            previous = s
+
+
+def parts(sentence: str) -> list[str]:
+    """A sentence cut where it turns to another subject (";", "whereas", "while")."""
+    return [p for p in re.split(r";|\bwhereas\b|\bwhile\b|\bunlike\b", sentence) if p.strip()]
+
+
+def own_part(exercise_id: str) -> str | None:
+    m = re.fullmatch(r"part([abc])", exercise_id, re.IGNORECASE)
+    return m.group(1).lower() if m else None
+
+
+def part_refs(text: str) -> set[str]:
+    """The parts of the course a text refers to, as lower-case letters."""
+    return {next(g for g in m.groups() if g).lower() for m in _PART_REF.finditer(text)}
+
+
+def about_other_part(text: str, exercise_id: str) -> bool:
+    """Does this text speak of another part of the course ("In A, ...", "Part A's ...")?"""
+    mine = own_part(exercise_id)
+    return mine is not None and bool(part_refs(text) - {mine})
+
+
+def co_occur(text: str, subject: str, judgement: str) -> bool:
+    """A subject and a judgement in one text, neither negated."""
+    subj = [m for m in concept(subject).finditer(text) if not negated(text, m.start(), m.end())]
+    if not subj:
+        return False
+    return any(not negated(text, m.start(), m.end()) for m in concept(judgement).finditer(text))
+
+
+def states_class(text: str, bottleneck: str) -> bool:
+    """The text says the run is limited by ``bottleneck`` (not as a question, not negated)."""
+    if text.rstrip().endswith("?"):
+        return False
+    for m in claim(bottleneck).finditer(text):
+        if not negated(text, m.start(), m.end()):
+            return True
+    subject, judgement = DIAGNOSIS[bottleneck]
+    return co_occur(text, subject, judgement)
+
+
+def claims_class(text: str, bottleneck: str) -> bool:
+    """The text names ``bottleneck`` outright as the limit ("this run is compute-bound")."""
+    if text.rstrip().endswith("?"):
+        return False
+    return any(not negated(text, m.start(), m.end()) for m in claim(bottleneck).finditer(text))
+
+
+def diagnosis_lines(report: Report) -> list[TextLine]:
+    return [t for t in report.text_lines if t.where not in NOT_A_DIAGNOSIS]
+
+
+def find_statement(report: Report, bottleneck: str, exercise_id: str) -> Sentence | None:
+    for s in iter_sentences(diagnosis_lines(report)):
+        for piece in parts(s.text):
+            if about_other_part(piece, exercise_id):
+                continue
+            if states_class(piece, bottleneck):
+                return Sentence(piece.strip(), s.line)
+    return None
+
+
+def find_wrong_claim(report: Report, expected: str, exercise_id: str) -> Sentence | None:
+    for s in iter_sentences(diagnosis_lines(report)):
+        for piece in parts(s.text):
+            if about_other_part(piece, exercise_id):
+                continue
+            for other in CLASSES:
+                if other != expected and claims_class(piece, other):
+                    return Sentence(piece.strip(), s.line)
+    return None
+
+
+def first_clause_with(text: str, name: str) -> str | None:
+    for c in clauses(text):
+        if concept(name).search(c):
+            return c
+    return None

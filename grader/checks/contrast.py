@@ -1,0 +1,156 @@
+"""Part B: the overhead evidence, and the contrast with Part A."""
+
+from __future__ import annotations
+
+import re
+
+from grader.checks.common import iter_sentences, part_refs
+from grader.checks.registry import Context, Evidence, Verdict, check
+from grader.report.language import has
+from grader.report.model import Report, TextLine
+
+_NUMBER = re.compile(r"(\d+(?:\.\d+)?)\s*(ms|µs|us|μs|s\b|calls?|launch\w*|x|×)?", re.I)
+_PER_CALL = re.compile(
+    r"\b(?:\d+(?:\.\d+)?\s*(?:µs|us|μs)|tens of (?:µs|us|microseconds)|microseconds?)\b|"
+    r"\b(?:each|per (?:call|launch|kernel|op))\b|\btiny\b|\bsmall launches\b",
+    re.I,
+)
+_COMPARE = re.compile(
+    r"\bvs\.?\b|\bversus\b|\bagainst\b|\bmore than\b|\btwice\b|\bdouble\b|\btimes\b|"
+    r"\d\s*[x×]\b|\bexceed|\blonger than\b|\bcompared\b|\bwhile\b|\bonly\b|\bwith (?:0|nothing)",
+    re.I,
+)
+
+
+def _numbers(text: str) -> list[float]:
+    return [float(m.group(1)) for m in _NUMBER.finditer(text)]
+
+
+def _close(x: float, target: float) -> bool:
+    return abs(x - target) <= max(1.0, 0.1 * target)
+
+
+@check("overhead-evidence")
+def overhead_evidence(ctx: Context) -> Verdict:
+    """The overhead diagnosis is backed by the table's numbers.
+
+    Many tiny launches (240 calls each, a few tens of microseconds per call) and/or the
+    Python loop's CPU time against the device time (38 ms of CPU against about 15 ms of
+    CUDA).  The numbers must be read off this table and said of it, not listed as keywords.
+
+    PASS (partB):
+        Top CUDA time: matmul 6.1 ms over 240 calls, about 25 us per call.
+
+    FAIL (partB):
+        Top CPU / orchestration cost: Python decode loop 38 ms.
+    """
+    m = ctx.analysis.metrics
+    assert m is not None
+    loop_ms = max(m.orchestration_cpu_us, m.dispatch_cpu_us) / 1e3
+    device_ms = m.device_listed_us / 1e3
+    counts = {r.row.calls for r in m.rows if r.row.cuda_us > 0 and r.row.calls >= 20}
+    counts |= {m.launches}
+    for s in iter_sentences(ctx.report.text_lines):
+        if "a" in part_refs(s.text) and ctx.exercise.id.lower() == "partb":
+            continue
+        nums = _numbers(s.text)
+        many = any(int(n) in counts for n in nums if n == int(n))
+        if many and _PER_CALL.search(s.text):
+            return Verdict.yes(Evidence(s.line.number, s.text), "many tiny launches")
+        has_loop = any(_close(n, loop_ms) for n in nums)
+        has_device = any(_close(n, device_ms) for n in nums) or re.search(
+            r"\b(?:gpu|cuda|device)\b", s.text, re.I
+        )
+        versus = any(_close(n, device_ms) for n in nums) or re.search(
+            r"\bmore than|twice|double|\d\s*[x×]", s.text, re.I
+        )
+        if has_loop and has_device and _COMPARE.search(s.text) and versus:
+            return Verdict.yes(Evidence(s.line.number, s.text), "host time against device")
+    return Verdict.no(
+        None,
+        f"looked for {sorted(counts)} calls at tens of microseconds each, or "
+        f"{loop_ms:.0f} ms of CPU against {device_ms:.1f} ms of CUDA; found neither",
+    )
+
+
+def contrast_items(report: Report) -> tuple[list[TextLine], TextLine | None]:
+    """The top-level items of the contrast's first list, and the contrast's lead line."""
+    for sec in report.section("contrast"):
+        items = sec.list_items()
+        lead = TextLine(sec.lead.number, sec.lead.text, "contrast")
+        return [TextLine(i.number, i.text, "contrast") for i in items], lead
+    return [], None
+
+
+@check("contrast-four-bullets")
+def contrast_four_bullets(ctx: Context) -> Verdict:
+    """The contrast with Part A is given as four bullets.
+
+    Four list items (bulleted or numbered), not a paragraph and not three or six.
+
+    PASS (partB):
+        Contrast with A:
+        1. A's bottleneck was copies; B's is the host loop.
+        2. In B matmul on top means little: each call is tiny.
+        3. In A matmul on top was real prefill math.
+        4. No attention in B, and the GPU waits on launches.
+
+    FAIL (partB):
+        Contrast with Part A. In Part A matmul was real work, whereas in Part B it means
+        little, and a fused attention kernel cannot help a GPU that waits on launches.
+    """
+    items, lead = contrast_items(ctx.report)
+    if lead is None:
+        return Verdict.no(None, "looked for a contrast with Part A (a 'Contrast'/'vs' part); none")
+    if len(items) == 4:
+        return Verdict.yes(lead, "four bullets")
+    if not items:
+        return Verdict.no(lead, "the contrast is a paragraph, not four bullets")
+    return Verdict.no(lead, f"the contrast has {len(items)} bullets, not four")
+
+
+def _meaning_pieces(report: Report) -> list[tuple[str, TextLine]]:
+    scope = report.lines_in("contrast") or [t for t in report.text_lines if t.where == "body"]
+    out = []
+    for s in iter_sentences(scope):
+        for piece in re.split(r";|\bwhereas\b|\bwhile\b|\bbut\b|(?<=\.)\s", s.text):
+            if piece.strip():
+                out.append((piece, s.line))
+    return out
+
+
+@check("top-cuda-meaning")
+def top_cuda_meaning(ctx: Context) -> Verdict:
+    """What the top CUDA name means in each part.
+
+    In A, matmul on top is real prefill math (with movement close behind); in B, matmul on
+    top means little, since each call is tiny and the GPU is mostly idle waiting for the
+    host.  Both halves are needed.
+
+    PASS (partB):
+        - A: matmul on top is actual heavy math for a long prefill.
+        - B: matmul on top is 240 tiny calls; the GPU is mostly idle.
+
+    FAIL (partB):
+        - Part A: matmul was the top CUDA op, so the math is the bottleneck.
+        - Part B: matmul is again the top CUDA op, same story, just a smaller model.
+    """
+    a_half = b_half = None
+    for piece, tl in _meaning_pieces(ctx.report):
+        refs = part_refs(piece)
+        if "a" in refs and "b" not in refs and has("top_name", piece) and has("real_work", piece):
+            a_half = a_half or tl
+        if (
+            "b" in refs
+            and "a" not in refs
+            and has("top_name", piece)
+            and has("means_little", piece)
+        ):
+            b_half = b_half or tl
+    if a_half and b_half:
+        return Verdict.yes(b_half, "both parts' top CUDA names explained")
+    if a_half:
+        return Verdict.no(a_half, "explains A's matmul as real math, not why B's means little")
+    if b_half:
+        return Verdict.no(b_half, "explains B's matmul, not that A's was real prefill math")
+    return Verdict.no(None, "looked for what matmul on top means in A and in B; found neither")

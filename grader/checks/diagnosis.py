@@ -1,0 +1,112 @@
+"""What limits the run: the diagnosis, and (Part A) math set apart from movement."""
+
+from __future__ import annotations
+
+from grader.checks.common import (
+    co_occur,
+    find_statement,
+    find_wrong_claim,
+    iter_sentences,
+)
+from grader.checks.registry import Context, Evidence, Verdict, check
+from grader.report.language import concept, negated
+
+EXPLAINED = {
+    "movement-bound": "copies, casts or transfers as the problem to look at first",
+    "overhead-bound": "launch / Python overhead, the GPU waiting on the CPU",
+    "compute-bound": "the model math as the limit",
+    "host-bound": "host work (tokenizer, data loading) as the limit",
+}
+
+
+@check("diagnosis-matches")
+def diagnosis_matches(ctx: Context) -> Verdict:
+    """The report's diagnosis matches the bottleneck the table shows.
+
+    It says, or clearly implies, that the run is limited by the class the analyzer derives
+    (Part A and C: the unexplained copies/casts/transfers are the problem to look at first;
+    Part B: launch and orchestration overhead, the GPU waits on the CPU).  The class word
+    itself is not needed.  Naming another class as the main limit fails, and so does a list
+    of keywords or a question ("Overhead-bound? Compute-bound?") that commits to nothing.
+
+    PASS (partA):
+        Top CUDA time: matmul and attention are the math; copy_ + to are 35 ms of movement
+        that should not be there, so they are the first thing to explain.
+
+    FAIL (partA):
+        Top CUDA time: matmul 38.4 ms, attention 31.7 ms. The GPU is busy doing math, so
+        this request is compute-bound.
+
+    PASS (partB):
+        Top CPU / orchestration cost: the Python loop takes 38 ms of CPU against 15 ms of
+        CUDA, so the GPU sits idle waiting for the next launch.
+
+    FAIL (partB):
+        Key terms: overhead, launches, Python loop, CUDA graphs, 240 calls, compute-bound.
+    """
+    wrong = find_wrong_claim(ctx.report, ctx.expected, ctx.exercise.id)
+    if wrong is not None:
+        return Verdict.no(
+            Evidence(wrong.line.number, wrong.text),
+            f"names another class as the limit; the table is {ctx.expected}",
+        )
+    hit = find_statement(ctx.report, ctx.expected, ctx.exercise.id)
+    if hit is None:
+        return Verdict.no(
+            None,
+            f"looked for a statement of {EXPLAINED[ctx.expected]} in the fields and notes; "
+            "found none",
+        )
+    return Verdict.yes(Evidence(hit.line.number, hit.text))
+
+
+@check("separates-math-from-movement")
+def separates_math_from_movement(ctx: Context) -> Verdict:
+    """Model math and data movement are named as separate groups, movement as suspect.
+
+    The report names the math (matmul, attention) and the movement (copy_, to) apart, and
+    treats the movement as possibly avoidable or needing an explanation, for example
+    "matmul + attention are about 70 ms of real math; copy_ + to are about 35 ms of movement
+    that may not need to happen".  Counting the copies as model work, calling them normal,
+    or listing them without setting them apart fails.
+
+    PASS (partA):
+        Top CUDA time: math = matmul 38.4 + FA 31.7 (70 ms); movement = copy_ 19.6 + to
+        15.1 (35 ms), unexplained and likely avoidable.
+
+    FAIL (partA):
+        Top CUDA time: matmul 38.4 ms, attention 31.7 ms, copy_ 19.6 ms, to 15.1 ms.
+
+    FAIL (partA):
+        Top CUDA time: matmul and attention are the math; copy_ and to are the usual
+        KV-cache bookkeeping.
+    """
+    report = ctx.report
+    for s in iter_sentences(report.text_lines):
+        if co_occur(s.text, "movement", "dismissal"):
+            return Verdict.no(Evidence(s.line.number, s.text), "treats the copies as normal")
+    if find_wrong_claim(report, "movement-bound", ctx.exercise.id):
+        wrong = find_wrong_claim(report, "movement-bound", ctx.exercise.id)
+        assert wrong is not None
+        return Verdict.no(Evidence(wrong.line.number, wrong.text), "counts the run as math-bound")
+    math_line = None
+    for tl in report.text_lines:
+        if _names_math_group(tl.text):
+            math_line = tl
+            break
+    movement = find_statement(report, "movement-bound", ctx.exercise.id)
+    if math_line is None:
+        return Verdict.no(None, "looked for the math (matmul, attention) named as a group; none")
+    if movement is None:
+        return Verdict.no(
+            Evidence(math_line.number, math_line.text),
+            "names the math but never sets the copies apart as avoidable or unexplained",
+        )
+    return Verdict.yes(Evidence(movement.line.number, movement.text))
+
+
+def _names_math_group(text: str) -> bool:
+    maths = [m for m in concept("math").finditer(text) if not negated(text, m.start(), m.end())]
+    if not maths:
+        return False
+    return any(not negated(text, m.start(), m.end()) for m in concept("math_group").finditer(text))

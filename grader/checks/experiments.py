@@ -1,0 +1,139 @@
+"""The Next experiment field: exactly one experiment, aimed at the derived bottleneck."""
+
+from __future__ import annotations
+
+import re
+
+from grader.checks.attention import attention_proposal
+from grader.checks.registry import Context, Evidence, Verdict, check
+from grader.report.fields import Field
+from grader.report.language import change_kinds, concept, has, negated, strip_asides
+
+TARGETS = {
+    "movement-bound": "finding or removing the source of the copies/casts/transfers",
+    "overhead-bound": "cutting launch and Python overhead (compile, CUDA graphs, batching, fusion)",
+    "compute-bound": "kernel-level work on the dominant math",
+    "host-bound": "taking the host work off the critical path",
+}
+
+
+def _items(f: Field) -> list[str]:
+    """The field's list items, or its one value when it is not a list."""
+    items = [ln.text for ln in f.value_lines if ln.kind == "item" and ln.first]
+    return items if len(items) >= 2 else [f.value]
+
+
+def changes_in(text: str) -> set[str]:
+    """Kinds of change named in ``text`` outside asides and purpose clauses, not negated."""
+    main = strip_asides(text)
+    found = set()
+    for kind, pattern in change_kinds().items():
+        for m in pattern.finditer(main):
+            if not negated(main, m.start(), m.end()):
+                found.add(kind)
+    return found
+
+
+def count_experiments(f: Field) -> tuple[int, str]:
+    items = _items(f)
+    if len(items) >= 2:
+        steps = [i for i in items if not has("measurement_step", i)]
+        if len(steps) >= 2:
+            return len(steps), f"a list of {len(steps)} separate items"
+    kinds: set[str] = set()
+    for item in items:
+        kinds |= changes_in(item)
+    if len(kinds) >= 2:
+        return len(kinds), "several changes: " + ", ".join(sorted(kinds))
+    if re.search(r"\bor (?:try|use|maybe|alternatively)\b|\balternatively\b", f.value, re.I):
+        return 2, "alternatives joined by 'or'"
+    return 1, "one experiment"
+
+
+@check("one-next-experiment")
+def one_next_experiment(ctx: Context) -> Verdict:
+    """The Next experiment field names exactly one experiment.
+
+    One experiment may have a method and a measurement ("wrap the model call in
+    record_function ranges and re-profile to see which op calls to()").  Several distinct
+    changes or alternatives fail ("try torch.compile, CUDA graphs, larger batch and a fused
+    kernel"), and so does a list of several.
+
+    PASS (partB):
+        Next experiment: torch.compile(model, mode="reduce-overhead") and re-measure the
+        per-token latency.
+
+    FAIL (partB):
+        Next experiment:
+        - torch.compile the decode step
+        - CUDA graphs
+        - batch 8 requests instead of 1
+
+    FAIL (partA):
+        Next experiment: cast the KV cache to bf16 at allocation and build the inputs on
+        the GPU.
+    """
+    f = ctx.report.field("next_experiment")
+    if f is None:
+        return Verdict.no(None, "no Next experiment field with content")
+    n, why = count_experiments(f)
+    evidence = Evidence(f.label_line, f.value.replace("\n", " / "))
+    if n == 1:
+        return Verdict.yes(evidence, why)
+    return Verdict.no(evidence, f"{why}: choose one")
+
+
+def _targets(text: str, bottleneck: str, params: dict[str, object]) -> bool:
+    if bottleneck == "movement-bound":
+        about = has("movement", text) or has("dtype_or_device", text)
+        action = has("locate", text) or has("remove_movement", text)
+        if params.get("require_dtype_or_device") and not has("dtype_or_device", text):
+            return False
+        return about and action
+    if bottleneck == "overhead-bound":
+        hits = [
+            m
+            for m in concept("fix_overhead").finditer(text)
+            if not negated(text, m.start(), m.end())
+        ]
+        return bool(hits)
+    if bottleneck == "compute-bound":
+        return has("fix_compute", text)
+    return has("fix_host", text)
+
+
+@check("next-experiment-targets-bottleneck")
+def next_experiment_targets_bottleneck(ctx: Context) -> Verdict:
+    """The Next experiment goes after the bottleneck the table shows.
+
+    Movement-bound: find or remove the source of the copies (who calls to()/.cpu()/copy_:
+    with_stack=True, record_function ranges, a breakpoint; dtype mismatches; tensors made
+    on the CPU).  Overhead-bound: cut launch and Python overhead (torch.compile, CUDA graphs,
+    batching, fusing the tiny ops); a faster matmul or attention kernel does not count.
+    Compute-bound: kernel-level work on the dominant math.  Host-bound: take the host work
+    off the critical path.  An attention kernel proposed here, for a run that is not
+    compute-bound, misses.
+
+    PASS (partA):
+        Next experiment: profile with with_stack=True and read which lines call aten::to.
+
+    FAIL (partA):
+        Next experiment: autotune the matmul kernels with cuBLASLt.
+
+    FAIL (partB):
+        Next experiment: replace the matmul with a tensor-core MMA kernel.
+    """
+    f = ctx.report.field("next_experiment")
+    if f is None:
+        return Verdict.no(None, "no Next experiment field with content")
+    evidence = Evidence(f.label_line, f.value.replace("\n", " / "))
+    if ctx.expected != "compute-bound":
+        proposal = attention_proposal(ctx.report)
+        if proposal is not None and proposal[0].where == "next_experiment":
+            return Verdict.no(evidence, "an attention kernel does not address this bottleneck")
+    if any(_targets(item, ctx.expected, ctx.params) for item in _items(f)):
+        return Verdict.yes(evidence, TARGETS[ctx.expected])
+    extra = (
+        " and mention dtype or device movement" if ctx.params.get("require_dtype_or_device") else ""
+    )
+    return Verdict.no(evidence, f"expected {TARGETS[ctx.expected]}{extra}")

@@ -1,0 +1,91 @@
+"""The five fields: present with content, and (Part C) named exactly from memory."""
+
+from __future__ import annotations
+
+from grader.checks.registry import Context, Evidence, Verdict, check
+from grader.report.fields import field_specs
+
+
+@check("five-fields")
+def five_fields(ctx: Context) -> Verdict:
+    """All five fields are present and each says something.
+
+    Workload, Hardware, Top CUDA time, Top CPU / orchestration cost and Next experiment must
+    each be there with real content, not empty, "TODO", "N/A", "?" or "...".  Labels may be
+    bold, headings, bullets or a two-column table, and small typos are forgiven.
+
+    PASS (partA):
+        * Workload: decoder-only LLM, 4096 in / 128 out, bf16, batch 1
+        * Hardwre: L4
+        * Top CUDA time: matmul 38.4 ms, copy_ + to 35 ms
+        * Top CPU/orchestration: tokenizer.encode 22 ms on the CPU
+        * Next experiments: profile with with_stack=True to find who calls to()
+
+    FAIL (partA):
+        Workload: decoder-only LLM, 4096 in / 128 out
+        Hardware: L4
+        Top CUDA time: matmul 38.4 ms
+        Top CPU / orchestration cost: ?
+        Next experiment: profile with with_stack=True
+    """
+    specs, _ = field_specs()
+    missing, empty = [], []
+    for spec in specs:
+        f = ctx.report.fields.get(spec.key)
+        if f is None:
+            missing.append(spec.name)
+        elif not f.substantive:
+            empty.append((spec.name, f))
+    if missing:
+        return Verdict.no(None, f"missing field(s): {', '.join(missing)}")
+    if empty:
+        name, f = empty[0]
+        shown = f.value.strip() or "(empty)"
+        return Verdict.no(
+            Evidence(f.label_line, f"{f.label}: {shown}"),
+            f"no real content in: {', '.join(n for n, _ in empty)}",
+        )
+    last = ctx.report.fields[specs[-1].key]
+    return Verdict.yes(Evidence(last.label_line, "all five fields have content"))
+
+
+@check("field-names-exact")
+def field_names_exact(ctx: Context) -> Verdict:
+    """The five field names, written from memory, exactly and in order.
+
+    Case, bold or headings, and the spaces around "/" do not matter; "Top CPU /
+    orchestration" without "cost" is accepted.  A misspelled or substituted name fails
+    ("Hardwear", "Top GPU time", "Next step").  The values are not judged here.
+
+    PASS (partC):
+        Workload: ...
+        Hardware: ...
+        Top CUDA time: ...
+        Top CPU/orchestration: ...
+        Next experiment: ...
+
+    FAIL (partC):
+        Workload: 7B decode
+        Hardware: A100
+        Top GPU time: copy_ 61%
+        Top CPU / orchestration cost: launches
+        Next experiment: log dtypes of copy_ inputs
+    """
+    specs, _ = field_specs()
+    fields = ctx.report.fields
+    for spec in specs:
+        f = fields.get(spec.key)
+        if f is None:
+            return Verdict.no(None, f"field name {spec.name!r} not found")
+        if not f.exact:
+            return Verdict.no(
+                Evidence(f.label_line, f.label), f"{f.label!r} is not the field name {spec.name!r}"
+            )
+    order = [fields[s.key].label_line for s in specs]
+    if order != sorted(order):
+        return Verdict.no(
+            Evidence(order[0], ", ".join(fields[s.key].label for s in specs)),
+            "the five names are not in the order Workload, Hardware, Top CUDA time, "
+            "Top CPU / orchestration cost, Next experiment",
+        )
+    return Verdict.yes(Evidence(order[0], ", ".join(fields[s.key].label for s in specs)))

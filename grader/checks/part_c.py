@@ -1,0 +1,53 @@
+"""Part C: the fake run's facts stated in the filled template."""
+
+from __future__ import annotations
+
+import re
+
+from grader.analyzer.kinds import base_name
+from grader.checks.registry import Context, Evidence, Verdict, check
+
+_PCT = re.compile(r"(\d+(?:\.\d+)?)\s*%")
+_PHASE = re.compile(r"\bdecod\w*|\bgenerat\w*|\btoken[- ]by[- ]token\b|\bautoregressive\b", re.I)
+
+
+def _facts(ctx: Context) -> tuple[str, float, str | None]:
+    table = ctx.exercise.table
+    top = table.top_cuda()
+    share = ctx.params.get("share_pct") or round(100 * top.cuda_us / table.cuda_total_us)
+    size = re.search(r"\d+(?:\.\d+)?\s?[BM]\b", str(ctx.exercise.workload.get("model") or ""))
+    return base_name(top.name), float(share), size.group().replace(" ", "") if size else None
+
+
+@check("copy-share-stated")
+def copy_share_stated(ctx: Context) -> Verdict:
+    """The filled template states the run's facts: aten::copy_ at about 61% of CUDA time,
+    on a 7B model decoding (in Workload).
+
+    PASS (partC):
+        Workload: 7B decoder-only model, decode phase, batch 1
+        Top CUDA time: aten::copy_ at 61% of CUDA time
+
+    FAIL (partC):
+        Workload: 7B LLM, token-by-token decode
+        Top CUDA time: aten::copy_, by far the largest item
+    """
+    op, share, size = _facts(ctx)
+    stem = op.rstrip("_")
+    stated = None
+    for tl in ctx.report.text_lines:
+        if stem.lower() in tl.text.lower() and any(
+            abs(float(p) - share) <= 2 for p in _PCT.findall(tl.text)
+        ):
+            stated = tl
+            break
+    if stated is None:
+        return Verdict.no(None, f"looked for {op} at about {share:.0f}% of CUDA time; not stated")
+    workload = ctx.report.field("workload")
+    text = workload.value if workload else ""
+    size_ok = size is None or re.search(rf"\b{re.escape(size[:-1])}\s?-?{size[-1]}\b", text, re.I)
+    if not size_ok or not _PHASE.search(text):
+        want = f"a {size} model decoding" if size else "the decode phase"
+        where = Evidence(workload.label_line, text) if workload else None
+        return Verdict.no(where, f"Workload should name {want}")
+    return Verdict.yes(stated)

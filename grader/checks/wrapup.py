@@ -1,0 +1,101 @@
+"""Part A's closing parts: one thing not to optimize yet (with why), and named ranges."""
+
+from __future__ import annotations
+
+import re
+
+from grader.checks.registry import Context, Evidence, Verdict, check
+from grader.report.language import has
+
+_SHORT_LABEL = re.compile(r"^[^:]{1,45}:\s*")
+_THING_END = re.compile(r"[.;:\u2014\u2013(]|\s-\s|\bbecause\b|\bsince\b|,\s*(?:as|but)\b")
+_QUOTED = re.compile(r"\"([^\"\n]{1,60})\"|'([^'\n]{1,60})'|“([^”\n]{1,60})”|`([^`\n]{1,80})`")
+_NAME = re.compile(r"^[A-Za-z_][\w./:-]{0,48}$")
+_API = re.compile(r"torch\.|record_function|nvtx|range_(?:push|pop)|with_stack|profile", re.I)
+MIN_REASON_WORDS = 3
+
+
+def _reason(text: str) -> str:
+    m = _THING_END.search(text)
+    return text[m.end() :].strip() if m else ""
+
+
+@check("not-yet-with-reason")
+def not_yet_with_reason(ctx: Context) -> Verdict:
+    """One thing you would not optimize yet, and why.
+
+    Name it and give the reason: "the attention kernel, because it is already a flash
+    kernel and the movement is unexplained"; "aten::slice: 436 calls cost only 1.4 ms of
+    CUDA time".  Naming the thing alone ("Not yet: slice.") is half the answer.
+
+    PASS (partA):
+        Not now: slice, 436 calls but only 1.4 ms of CUDA time.
+
+    FAIL (partA):
+        Not yet: attention.
+    """
+    sections = ctx.report.section("not_yet")
+    if not sections:
+        return Verdict.no(None, "looked for a 'Not yet' part or 'I would not ... yet'; none")
+    for sec in sections:
+        if sec.lead.kind == "heading" or not sec.lead_rest:
+            body = " ".join(ln.text for ln in sec.lines[:4])
+        else:
+            full = " ".join([sec.lead.text, *(ln.text for ln in sec.lines[:3])])
+            label = _SHORT_LABEL.match(full)
+            body = full[label.end() :] if label and len(label.group().split()) <= 6 else full
+        reason = _reason(body)
+        if len(reason.split()) >= MIN_REASON_WORDS and has("reason_cue", reason):
+            return Verdict.yes(Evidence(sec.lead.number, sec.lead.text + " " + body[:0]))
+    first = sections[0]
+    return Verdict.no(Evidence(first.lead.number, first.lead.text), "names a thing but not why")
+
+
+def range_names(text: str) -> list[str]:
+    names: list[str] = []
+    for m in _QUOTED.finditer(text):
+        inner = next(g for g in m.groups() if g is not None)
+        if m.group(4) is not None and re.search(r"[\"']", inner):
+            names += range_names(inner)
+            continue
+        inner = inner.strip()
+        if _NAME.match(inner) and not _API.search(inner) and inner not in names:
+            names.append(inner)
+    return names
+
+
+@check("stretch-named-ranges")
+def stretch_named_ranges(ctx: Context) -> Verdict:
+    """Bonus: at least two NVTX or record_function ranges, each named exactly.
+
+    Quote or backtick each name, as you would type it: record_function("tokenize"),
+    `"h2d_inputs"`, `decode_step`.  "Some NVTX ranges around the main phases" names none.
+
+    PASS (partA):
+        Stretch: record_function("tokenize"), record_function("decode_step").
+
+    FAIL (partA):
+        Stretch: I'd add some NVTX ranges around tokenization and the forward pass.
+    """
+    report = ctx.report
+    lines = report.section_lines("stretch") + [
+        t
+        for t in report.text_lines
+        if re.search(r"record_function|nvtx|\brange", t.text, re.I) and t.where != "stretch"
+    ]
+    names: list[str] = []
+    first_line = None
+    for tl in lines:
+        found = [n for n in range_names(tl.text) if n not in names]
+        if found and first_line is None:
+            first_line = tl
+        names += found
+    if len(names) >= 2:
+        assert first_line is not None
+        return Verdict.yes(
+            Evidence(first_line.number, first_line.text), "ranges: " + ", ".join(names)
+        )
+    if names:
+        return Verdict.no(first_line, f"only one named range ({names[0]}); name at least two")
+    where = lines[0] if lines else None
+    return Verdict.no(where, "no range named exactly (quote or backtick each name)")

@@ -1,0 +1,114 @@
+"""One engine: run a rubric's checks on a report and sum them into a grade."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from grader.analyzer import Analysis, analyze
+from grader.checks.registry import Context, Evidence, get_check
+from grader.exercises import Exercise
+from grader.report.model import Report
+from grader.rubric import Rubric, criterion_titles, rubric_for
+
+LETTERS = ((90, "A"), (80, "B"), (70, "C"), (60, "D"))
+
+
+@dataclass(frozen=True)
+class CriterionResult:
+    id: str
+    title: str
+    passed: bool
+    points: float
+    max_points: float
+    bonus: bool
+    feedback: str
+    hint: str
+    evidence: Evidence
+    detail: str
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "passed": self.passed,
+            "points": self.points,
+            "max_points": self.max_points,
+            "bonus": self.bonus,
+            "feedback": self.feedback,
+            "hint": self.hint,
+            "evidence": {"line": self.evidence.line, "text": self.evidence.text},
+            "detail": self.detail,
+        }
+
+
+@dataclass(frozen=True)
+class GradeResult:
+    exercise: str
+    submission: str
+    score: float
+    max_score: float
+    grade: str
+    analysis: Analysis
+    criteria: tuple[CriterionResult, ...]
+    warnings: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "exercise": self.exercise,
+            "submission": self.submission,
+            "score": self.score,
+            "max_score": self.max_score,
+            "grade": self.grade,
+            "bottleneck": {
+                "expected": self.analysis.bottleneck,
+                "evidence": list(self.analysis.evidence),
+                "runner_up": self.analysis.runner_up,
+            },
+            "criteria": [c.to_dict() for c in self.criteria],
+            "warnings": list(self.warnings),
+        }
+
+
+def letter(score: float) -> str:
+    return next((grade for floor, grade in LETTERS if score >= floor), "F")
+
+
+def grade_report(
+    report: Report,
+    exercise: Exercise,
+    rubric: Rubric | None = None,
+    analysis: Analysis | None = None,
+) -> GradeResult:
+    analysis = analysis or analyze(exercise.table)
+    rubric = rubric or rubric_for(exercise.id)
+    titles = criterion_titles()
+    results = []
+    for crit in rubric.applicable(analysis.bottleneck):
+        verdict = get_check(crit.check).fn(Context(report, exercise, analysis, crit.params))
+        results.append(
+            CriterionResult(
+                id=crit.id,
+                title=titles.get(crit.id, crit.id),
+                passed=verdict.passed,
+                points=crit.points if verdict.passed else 0.0,
+                max_points=crit.points,
+                bonus=crit.bonus,
+                feedback=crit.feedback_pass if verdict.passed else crit.feedback_fail,
+                hint="" if verdict.passed else crit.hint,
+                evidence=verdict.evidence,
+                detail=verdict.detail,
+            )
+        )
+    max_score = sum(r.max_points for r in results if not r.bonus)
+    earned = sum(r.points for r in results)
+    score = round(min(100.0, 100.0 * earned / max_score), 1) if max_score else 0.0
+    return GradeResult(
+        exercise=exercise.id,
+        submission=report.source,
+        score=score,
+        max_score=100.0,
+        grade=letter(score),
+        analysis=analysis,
+        criteria=tuple(results),
+        warnings=report.warnings,
+    )

@@ -1,0 +1,132 @@
+"""A markdown report as a list of plain-text lines that remember where they stood.
+
+markdown-it-py does the parsing; each line keeps its number in the file, whether it was a
+heading, a list item, a table row, a code line or paragraph text, its list depth, and the
+block it belongs to, so later rules can say "the bullet under this label" or "the four items
+of this list" without regular expressions over raw markdown.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+MAX_BYTES = 1_000_000  # a report larger than this is refused: no learner writes 1 MB
+
+
+@dataclass(frozen=True)
+class Line:
+    number: int  # 1-based line number in the file
+    text: str  # plain text, markdown decoration removed
+    kind: str  # "heading", "item", "paragraph", "table", "code"
+    level: int = 0  # heading level, or list depth (1 = top-level item)
+    block: int = 0  # id of the paragraph / list item / table row / heading
+    first: bool = True  # first line of its block
+    ordered: bool = False  # item of a numbered list
+    list_id: int = 0  # the list an item belongs to (0 outside lists)
+    cells: tuple[str, ...] = ()  # table row cells
+
+
+@cache
+def _parser() -> Any:
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": False}).enable("table")
+
+
+def _inline_text(token: Any) -> str:
+    out: list[str] = []
+    for child in token.children or []:
+        if child.type in ("text", "code_inline"):
+            out.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            out.append("\n")
+        elif child.type == "image":
+            out.append(child.content)
+    return "".join(out)
+
+
+_SPACES = re.compile(r"[ \t\u00a0]+")
+
+
+def _clean(text: str) -> str:
+    return _SPACES.sub(" ", text).strip()
+
+
+def parse_document(text: str) -> list[Line]:
+    """Lines of the report in order, each with its markdown context."""
+    tokens = _parser().parse(text)
+    lines: list[Line] = []
+    list_stack: list[tuple[int, bool]] = []  # (list id, ordered)
+    list_counter = 0
+    block = 0
+    heading_level = 0
+    in_item = 0
+    row_cells: list[str] = []
+    row_line = 0
+    in_cell = False
+    for tok in tokens:
+        t = tok.type
+        if t in ("bullet_list_open", "ordered_list_open"):
+            list_counter += 1
+            list_stack.append((list_counter, t == "ordered_list_open"))
+        elif t in ("bullet_list_close", "ordered_list_close"):
+            list_stack.pop()
+        elif t == "list_item_open":
+            in_item += 1
+            block += 1
+        elif t == "list_item_close":
+            in_item -= 1
+        elif t == "heading_open":
+            heading_level = int(tok.tag[1])
+        elif t == "heading_close":
+            heading_level = 0
+        elif t == "tr_open":
+            row_cells = []
+            row_line = tok.map[0] + 1 if tok.map else 0
+        elif t == "tr_close":
+            block += 1
+            joined = " | ".join(row_cells)
+            lines.append(Line(row_line, joined, "table", block=block, cells=tuple(row_cells)))
+        elif t in ("th_open", "td_open"):
+            in_cell = True
+        elif t in ("th_close", "td_close"):
+            in_cell = False
+        elif t == "inline" and in_cell:
+            row_cells.append(_clean(_inline_text(tok)))
+        elif t == "inline":
+            start = tok.map[0] + 1 if tok.map else 0
+            if heading_level:
+                block += 1
+                kind, level = "heading", heading_level
+            elif in_item and list_stack:
+                kind, level = "item", len(list_stack)
+            else:
+                block += 1
+                kind, level = "paragraph", 0
+            list_id, ordered = list_stack[-1] if (list_stack and kind == "item") else (0, False)
+            first_of_item = kind != "item" or not lines or lines[-1].block != block
+            for i, part in enumerate(_inline_text(tok).split("\n")):
+                if not part.strip():
+                    continue
+                lines.append(
+                    Line(
+                        start + i,
+                        _clean(part),
+                        kind,
+                        level,
+                        block,
+                        first=(i == 0 and first_of_item),
+                        ordered=ordered,
+                        list_id=list_id,
+                    )
+                )
+        elif t in ("fence", "code_block"):
+            start = (tok.map[0] + 1 if tok.map else 0) + (1 if t == "fence" else 0)
+            for i, part in enumerate(tok.content.split("\n")):
+                if part.strip():
+                    block += 1
+                    lines.append(Line(start + i, _clean(part), "code", block=block))
+    return lines

@@ -1,0 +1,167 @@
+"""Find the five fields of a report, however they are written.
+
+A field is a label and its value: ``Label: value`` (also ``-``, ``—`` or ``=``), a heading
+with the value below it, a bullet or numbered item, or a row of a two-column table.  The
+label is matched fuzzily against ``data/fields.yaml``; the text the learner wrote is kept,
+because field-names-exact judges it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+import yaml
+from rapidfuzz import fuzz, process
+
+from grader.report.document import Line
+
+_SEPARATOR = re.compile(
+    r"^(?P<label>[^:|=]{1,60}?)\s*(?::|\s[-–—=]+(?:\s|$)|[–—]|=)\s*(?P<value>.*)$"
+)
+_NUMBERING = re.compile(r"^\s*(?:\(?\d+[.)]|[-*•·>]|#+)\s*")
+_DECOR = re.compile(r"[*_`#~]+")
+PLACEHOLDERS = re.compile(
+    r"^\s*(?:todo|tbd|n/?a|none|null|nil|\?+|\.+|…|-+|—|–|xxx+|fill (?:me )?in|\[.*\]|<.*>)?"
+    r"\s*\.?$",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    name: str
+    key: str
+    exact: tuple[str, ...]
+    aliases: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Field:
+    spec: FieldSpec
+    label: str  # the label as the learner wrote it (decoration removed)
+    label_line: int
+    value_lines: tuple[Line, ...]
+    exact: bool  # the label is one of the accepted exact spellings
+
+    @property
+    def value(self) -> str:
+        return "\n".join(line.text for line in self.value_lines)
+
+    @property
+    def substantive(self) -> bool:
+        text = self.value.strip()
+        return bool(re.search(r"[A-Za-z0-9]", text)) and not PLACEHOLDERS.match(text)
+
+
+@cache
+def field_specs() -> tuple[tuple[FieldSpec, ...], int]:
+    text = resources.files("grader.data").joinpath("fields.yaml").read_text(encoding="utf-8")
+    data = yaml.safe_load(text)
+    specs = tuple(
+        FieldSpec(f["name"], f["key"], tuple(f["exact"]), tuple(f.get("aliases", ())))
+        for f in data["fields"]
+    )
+    return specs, int(data["fuzzy_threshold"])
+
+
+def normalise_label(label: str) -> str:
+    text = _DECOR.sub("", label)
+    text = _NUMBERING.sub("", text)
+    text = re.sub(r"\s*/\s*", "/", text.lower())
+    text = re.sub(r"\s+", " ", text).strip(" .:-–—")
+    return text
+
+
+def match_label(label: str) -> tuple[FieldSpec, bool] | None:
+    """The field a label names, and whether it is an exact spelling; None if it names none."""
+    norm = normalise_label(label)
+    if not norm or len(norm.split()) > 7:
+        return None
+    specs, threshold = field_specs()
+    for spec in specs:
+        if norm in spec.exact:
+            return spec, True
+    for spec in specs:
+        if norm in spec.aliases:
+            return spec, False
+    choices = {f"{i}:{e}": e for i, s in enumerate(specs) for e in s.exact}
+    best = process.extractOne(norm, choices, scorer=fuzz.ratio, score_cutoff=threshold)
+    if best is None:
+        return None
+    return specs[int(best[2].split(":")[0])], False
+
+
+def _label_value(line: Line) -> tuple[str, str] | None:
+    if line.kind == "table":
+        if len(line.cells) >= 2:
+            return line.cells[0], " ".join(c for c in line.cells[1:] if c)
+        return None
+    if line.kind == "heading":
+        return line.text, ""
+    if not line.first and line.kind == "item":
+        return None
+    m = _SEPARATOR.match(_NUMBERING.sub("", line.text))
+    if m:
+        return m.group("label"), m.group("value")
+    return line.text, ""  # a label alone on its line, value below
+
+
+def find_fields(lines: list[Line]) -> dict[str, Field]:
+    """The first occurrence of each field, keyed by the field's key."""
+    found: dict[str, Field] = {}
+    starts: list[tuple[int, FieldSpec, str, str, bool]] = []
+    for i, line in enumerate(lines):
+        lv = _label_value(line)
+        if lv is None:
+            continue
+        label, value = lv
+        hit = match_label(label)
+        if hit is None:
+            continue
+        spec, exact = hit
+        starts.append((i, spec, label, value, exact))
+    start_idx = {s[0] for s in starts}
+    for n, (i, spec, label, value, exact) in enumerate(starts):
+        if spec.key in found:
+            continue
+        line = lines[i]
+        value_lines: list[Line] = []
+        if value.strip():
+            value_lines.append(Line(line.number, value.strip(), line.kind, line.level, line.block))
+        if line.kind != "table":
+            value_lines += _continuation(lines, i, start_idx, bool(value.strip()))
+        found[spec.key] = Field(
+            spec, _DECOR.sub("", label).strip(), line.number, tuple(value_lines), exact
+        )
+        del n
+    return found
+
+
+def _continuation(lines: list[Line], i: int, starts: set[int], has_value: bool) -> list[Line]:
+    """Lines below a label that belong to its value."""
+    head = lines[i]
+    out: list[Line] = []
+    for j in range(i + 1, len(lines)):
+        line = lines[j]
+        if j in starts or line.kind == "heading":
+            break
+        if head.kind == "heading":
+            out.append(line)
+            continue
+        same_block = line.block == head.block
+        nested = line.kind == "item" and head.kind == "item" and line.level > head.level
+        nested_under_paragraph = head.kind == "paragraph" and not has_value and line.kind == "item"
+        if same_block or nested or nested_under_paragraph:
+            out.append(line)
+            continue
+        if not has_value and not out:
+            out.append(line)  # "Label:" alone, the value is the next block
+            continue
+        if not has_value and out and line.block == out[-1].block:
+            out.append(line)
+            continue
+        break
+    return out

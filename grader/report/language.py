@@ -1,0 +1,139 @@
+"""Plain-language helpers: concepts from the lexicon, clauses, negation and conditionals.
+
+Everything a check knows about words comes from ``data/lexicon.yaml``; this module only
+knows how to apply it: find a concept, cut text into sentences and clauses, and decide
+whether a mention is negated ("I would NOT write a custom attention kernel yet") or put
+strictly after the current work ("only once the casts are gone would I look at attention").
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import yaml
+
+Pattern = re.Pattern[str]
+
+
+@cache
+def _raw() -> dict[str, Any]:
+    text = resources.files("grader.data").joinpath("lexicon.yaml").read_text(encoding="utf-8")
+    data: dict[str, Any] = yaml.safe_load(text)
+    return data
+
+
+def _compile(patterns: list[str]) -> Pattern:
+    return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
+
+
+@cache
+def concept(name: str) -> Pattern:
+    """One regular expression for a concept of the lexicon."""
+    raw = _raw()
+    if name not in raw or not isinstance(raw[name], list):
+        known = ", ".join(k for k, v in raw.items() if isinstance(v, list))
+        raise KeyError(f"unknown concept {name!r}; known: {known}")
+    return _compile(raw[name])
+
+
+@cache
+def claim(bottleneck: str) -> Pattern:
+    return _compile(_raw()["claims"][bottleneck])
+
+
+@cache
+def change_kinds() -> dict[str, Pattern]:
+    return {k: _compile(v) for k, v in _raw()["changes"].items()}
+
+
+def has(name: str, text: str) -> bool:
+    return bool(concept(name).search(text))
+
+
+_SENTENCE = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z0-9(\"'`*_])|\n+")
+_CLAUSE = re.compile(
+    r"[;:()\[\]\u2014\u2013]|,\s|\s-\s|\s->\s|→|"
+    r"\b(?:but|whereas|while|although|though|so|because|since|and then|which)\b",
+    re.IGNORECASE,
+)
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE.split(text) if s and s.strip()]
+
+
+def clauses(text: str) -> list[str]:
+    return [c.strip() for c in _CLAUSE.split(text) if c and c.strip()]
+
+
+def _clause_start(text: str, pos: int) -> int:
+    start = 0
+    for m in _CLAUSE.finditer(text, 0, pos):
+        start = m.end()
+    return start
+
+
+def _clause_end(text: str, pos: int) -> int:
+    m = _CLAUSE.search(text, pos)
+    return m.start() if m else len(text)
+
+
+def negated(text: str, start: int, end: int, window: int = 8) -> bool:
+    """Is the mention at text[start:end] negated, by a cue before it in its clause (within
+    ``window`` words) or by a verdict after it ("... is the wrong next experiment")?"""
+    before = text[_clause_start(text, start) : start]
+    words = before.split()[-window:]
+    if concept("negation_before").search(" ".join(words)):
+        return True
+    after = text[end : _clause_end(text, end)]
+    return bool(concept("negation_after").search(after))
+
+
+def conditional_after(sentence: str) -> bool:
+    """Does the sentence put its proposal strictly after other work ("only after ...")?"""
+    return has("conditional_after", sentence)
+
+
+def mentions(name: str, text: str, *, allow_negated: bool = False) -> list[re.Match[str]]:
+    """Matches of a concept in ``text``; negated ones left out unless asked for."""
+    out = []
+    for m in concept(name).finditer(text):
+        if allow_negated or not negated(text, m.start(), m.end()):
+            out.append(m)
+    return out
+
+
+_LIST_ITEM = re.compile(r"[,;/]|\band\b")
+
+
+def is_keyword_list(text: str) -> bool:
+    """A line of bare terms ("copy, cast, dtype, bf16, fp32, tokenizer, CPU, TTFT, ...").
+
+    Such lines name concepts without saying anything about them, so they never count as a
+    diagnosis, an explanation or a proposal: keyword stuffing earns nothing.
+    """
+    body = text.split(":", 1)[1] if has("glossary_lead", text) and ":" in text else text
+    if has("glossary_lead", text):
+        return True
+    items = [i.strip() for i in re.split(r"[,;]", body) if i.strip()]
+    if len(items) < 5:
+        return False
+    short = sum(1 for i in items if len(i.split()) <= 3)
+    return short / len(items) >= 0.8
+
+
+def strip_asides(text: str) -> str:
+    """Drop parentheses, and purpose or reason clauses ("so that ...", "to see ...")."""
+    out = re.sub(r"\([^()]*\)", " ", text)
+    out = re.sub(r"\([^()]*\)", " ", out)
+    out = re.split(
+        r"\s(?:so|so that|because|since|which|in order to|to (?:see|find|check|confirm|make|"
+        r"measure|know|learn|identify|locate|tell|get|verify|attribute|compare|read|record))\b"
+        r"|,\s*which\b|\s[\u2014\u2013]\s|\s-\s",
+        out,
+        maxsplit=1,
+    )[0]
+    return out

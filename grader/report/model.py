@@ -1,0 +1,87 @@
+"""A parsed report: its lines, its five fields and the parts after them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from grader.report.document import Line, parse_document
+from grader.report.fields import Field, find_fields
+from grader.report.language import is_keyword_list
+from grader.report.sections import Section, find_sections
+
+
+@dataclass(frozen=True)
+class TextLine:
+    """A line of text to judge, with where it came from (a field key, a part, or "body")."""
+
+    number: int
+    text: str
+    where: str
+
+
+@dataclass
+class Report:
+    lines: list[Line]
+    fields: dict[str, Field]
+    sections: dict[str, list[Section]]
+    source: str = "<report>"
+    warnings: tuple[str, ...] = ()
+
+    @classmethod
+    def parse(cls, text: str, source: str = "<report>", warnings: tuple[str, ...] = ()) -> Report:
+        lines = parse_document(text)
+        fields = find_fields(lines)
+        in_fields = {f.label_line for f in fields.values()} | {
+            ln.number for f in fields.values() for ln in f.value_lines
+        }
+        return cls(lines, fields, find_sections(lines, in_fields), source, warnings)
+
+    def field(self, key: str) -> Field | None:
+        f = self.fields.get(key)
+        return f if f is not None and f.substantive else None
+
+    def section(self, name: str) -> list[Section]:
+        return self.sections.get(name, [])
+
+    def section_lines(self, name: str) -> list[TextLine]:
+        out = []
+        for sec in self.section(name):
+            if sec.lead_rest:
+                out.append(TextLine(sec.lead.number, sec.lead_rest, name))
+            out += [TextLine(ln.number, ln.text, name) for ln in sec.lines]
+        return out
+
+    @cached_property
+    def text_lines(self) -> list[TextLine]:
+        """Every line worth reading, field values as their own lines; keyword lists dropped.
+
+        A field written ``Label: value`` contributes its value only, so the label's words
+        ("Top CPU / orchestration cost") never count as something the learner said.
+        """
+        out: list[TextLine] = []
+        field_line_of: dict[int, str] = {}
+        for key, f in self.fields.items():
+            for ln in f.value_lines:
+                field_line_of[ln.number] = key
+        label_lines = {f.label_line for f in self.fields.values()}
+        part_of = {
+            ln.number: name
+            for name, secs in self.sections.items()
+            for sec in secs
+            for ln in (sec.lead, *sec.lines)
+        }
+        for key, f in self.fields.items():
+            for ln in f.value_lines:
+                if ln.number == f.label_line:
+                    out.append(TextLine(ln.number, ln.text, key))
+        for ln in self.lines:
+            if ln.number in label_lines:
+                continue
+            where = field_line_of.get(ln.number) or part_of.get(ln.number, "body")
+            out.append(TextLine(ln.number, ln.text, where))
+        out.sort(key=lambda t: t.number)
+        return [t for t in out if not is_keyword_list(t.text)]
+
+    def lines_in(self, *wheres: str) -> list[TextLine]:
+        return [t for t in self.text_lines if t.where in wheres]

@@ -1,0 +1,152 @@
+"""The parts after the five fields: hypotheses, experiments, not-yet, stretch, contrast.
+
+A part starts at a heading or at a line whose first words are its lead ("Hypotheses",
+"How I'd test them:", "Not yet:", "Stretch:", "Contrast with Part A"), and runs until the
+next part, the next field or a heading.  A new paragraph that opens with another lead label
+("Side note:", "Conclusion:") ends it.  Within a part, *units* are its list items, or its
+lines when each starts with a marker such as ``H1``, ``(a)`` or ``2.``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from grader.report.document import Line
+from grader.report.language import _compile, _raw
+
+_LEAD = re.compile(r"^[\w*_`'’ /&+-]{1,40}?:\s")
+_MARKER = re.compile(
+    r"^\s*(?:\(?(?:h|hyp(?:othesis)?\.?\s*)\s*(\d)\)?\b|\(([a-h1-9])\)|([a-h1-9])[.)]\s)",
+    re.IGNORECASE,
+)
+_DECOR = re.compile(r"^[\s*_`#>-]+")
+_ARROW = re.compile(r"^\s*(?:->|→|=>)")
+_HYPOTHESIS_START = re.compile(r"^\W*(?:h|hyp(?:othesis)?\.?\s*)\d\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One hypothesis, one experiment, one bullet: its text and the line it starts on."""
+
+    text: str
+    line: int
+    marker: str | None  # "1", "a", ... when the unit is numbered or lettered
+    from_list: bool
+
+
+@dataclass(frozen=True)
+class Section:
+    name: str
+    lead: Line
+    lead_rest: str  # text on the lead line after the lead words ("Not yet: slice" -> "slice")
+    lines: tuple[Line, ...]
+
+    @property
+    def text(self) -> str:
+        return "\n".join([self.lead_rest, *[ln.text for ln in self.lines]]).strip()
+
+    def units(self) -> list[Unit]:
+        return split_units(self.lines, self.lead_rest, self.lead.number)
+
+    def list_items(self) -> list[Line]:
+        """The items of the first list in the section, at its top level."""
+        items = [ln for ln in self.lines if ln.kind == "item" and ln.first]
+        if not items:
+            return []
+        first_list = items[0].list_id
+        return [ln for ln in items if ln.list_id == first_list]
+
+
+@cache
+def _section_patterns() -> dict[str, re.Pattern[str]]:
+    return {name: _compile(pats) for name, pats in _raw()["sections"].items()}
+
+
+def section_of(text: str) -> tuple[str, str] | None:
+    """The part a line opens, and the rest of the line after its lead words."""
+    plain = _DECOR.sub("", text).strip()
+    for name, pattern in _section_patterns().items():
+        m = pattern.match(plain)
+        if m:
+            rest = plain[m.end() :]
+            rest = (
+                re.sub(r"^[^:—–-]{0,40}?[:—–-]\s*", "", rest, count=1)
+                if re.search(r"[:—–-]", rest[:45])
+                else rest
+            )
+            return name, rest.strip(" *_")
+    return None
+
+
+def find_sections(lines: list[Line], field_lines: set[int]) -> dict[str, list[Section]]:
+    """Every part found, by name, in order of appearance."""
+    out: dict[str, list[Section]] = {}
+    current: tuple[str, Line, str] | None = None
+    body: list[Line] = []
+
+    def close() -> None:
+        if current is not None:
+            name, lead, rest = current
+            out.setdefault(name, []).append(Section(name, lead, rest, tuple(body)))
+
+    for line in lines:
+        if line.number in field_lines:
+            close()
+            current, body = None, []
+            continue
+        opens = line.first or line.kind == "paragraph"
+        found = section_of(line.text) if opens else None
+        inside = current[0] if current else None
+        if (
+            found
+            and found[0] == "experiments"
+            and inside == "hypotheses"
+            and (not line.first or _ARROW.match(line.text))
+        ):
+            found = None  # "-> check: ..." under a hypothesis is that hypothesis's test
+        if (
+            not found
+            and inside not in ("hypotheses", "experiments")
+            and _HYPOTHESIS_START.match(line.text)
+        ):
+            found = ("hypotheses", line.text)  # "H1 fp32 casts ..." opens the hypotheses
+        if found:
+            close()
+            current, body = (found[0], line, found[1]), []
+            continue
+        if line.kind == "heading" or (
+            line.first and line.kind == "paragraph" and _LEAD.match(line.text)
+        ):
+            close()
+            current, body = None, []
+            continue
+        if current is not None:
+            body.append(line)
+    close()
+    return out
+
+
+def split_units(lines: tuple[Line, ...], lead_rest: str, lead_line: int) -> list[Unit]:
+    """Units of a part: list items, or marked lines, or paragraphs."""
+    units: list[Unit] = []
+    if lead_rest and _MARKER.match(lead_rest):
+        units.append(Unit(lead_rest, lead_line, _marker(lead_rest), False))
+    for line in lines:
+        starts_new = (line.kind == "item" and line.first and line.level <= 1) or (
+            line.kind != "item" and (bool(_MARKER.match(line.text)) or line.first)
+        )
+        if starts_new or not units:
+            units.append(Unit(line.text, line.number, _marker(line.text), line.kind == "item"))
+        else:
+            last = units[-1]
+            units[-1] = Unit(last.text + "\n" + line.text, last.line, last.marker, last.from_list)
+    return [u for u in units if u.text.strip()]
+
+
+def _marker(text: str) -> str | None:
+    m = _MARKER.match(text)
+    if not m:
+        return None
+    return next(g for g in m.groups() if g).lower()

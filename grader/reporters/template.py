@@ -1,0 +1,26 @@
+"""A blank report for an exercise, as the learner should fill it in."""
+
+from __future__ import annotations
+
+from grader.exercises import Exercise
+from grader.report.fields import field_specs
+from grader.rubric import rubric_for
+
+_EXTRA = {
+    "two-hypotheses": "## Hypotheses for copy_ and to\n1. \n2. \n",
+    "experiment-per-hypothesis": "## Experiments\n1. For H1: \n2. For H2: \n",
+    "not-yet-with-reason": "## Not yet\n(one thing you would not optimize yet, and why)\n",
+    "stretch-named-ranges": '## Stretch: ranges for the next run\n- record_function("...")\n',
+    "contrast-four-bullets": "## Contrast with Part A\n- \n- \n- \n- \n",
+}
+
+
+def render_template(ex: Exercise) -> str:
+    specs, _ = field_specs()
+    lines = [f"# {ex.title}", ""]
+    lines += [f"{spec.name}: " for spec in specs]
+    ids = [c.id for c in rubric_for(ex.id).criteria]
+    for cid, block in _EXTRA.items():
+        if cid in ids:
+            lines += ["", block.rstrip()]
+    return "\n".join(lines) + "\n"

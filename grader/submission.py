@@ -1,0 +1,89 @@
+"""Reading a learner's file: size, binary and encoding checks, front matter, course parts."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from grader.errors import GraderError, Location
+from grader.report.document import MAX_BYTES
+
+_PART_HEADING = re.compile(r"^\s{0,3}#{1,6}\s*(?:\*\*)?part\s*([abc])\b", re.IGNORECASE)
+_FRONT = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Submission:
+    path: str
+    text: str
+    warnings: tuple[str, ...]
+    front_matter: dict[str, object]
+
+
+def read_submission(path: Path) -> Submission:
+    file = str(path)
+    try:
+        if path.is_dir():
+            raise GraderError("is a directory, expected a markdown report", Location(file))
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise GraderError(
+                f"is {size:,} bytes; a report may be at most {MAX_BYTES:,} bytes", Location(file)
+            )
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise GraderError("no such file", Location(file)) from None
+    except PermissionError:
+        raise GraderError("cannot be read (permission denied)", Location(file)) from None
+    except OSError as exc:
+        raise GraderError(f"cannot be read: {exc.strerror}", Location(file)) from None
+    return decode_submission(data, file)
+
+
+def decode_submission(data: bytes, file: str) -> Submission:
+    warnings: list[str] = []
+    if not data.strip():
+        raise GraderError("is empty; expected a markdown report", Location(file))
+    if b"\x00" in data[:8192]:
+        raise GraderError("is a binary file, not a markdown report", Location(file))
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        text = data.decode("utf-8", errors="replace")
+        warnings.append(
+            f"{file}: not valid UTF-8 (byte {exc.start}); undecodable bytes were replaced"
+        )
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    front: dict[str, object] = {}
+    m = _FRONT.match(text)
+    if m:
+        import yaml
+
+        try:
+            loaded = yaml.safe_load(m.group(1))
+            front = loaded if isinstance(loaded, dict) else {}
+        except yaml.YAMLError:
+            warnings.append(f"{file}: front matter is not valid YAML; ignored")
+        text = "\n" * m.group(0).count("\n") + text[m.end() :]  # keep line numbers
+    return Submission(file, text, tuple(warnings), front)
+
+
+def split_parts(text: str) -> dict[str, str]:
+    """``## Part A`` / ``## Part B`` sections of a file, by id (``partA``); line numbers kept.
+
+    Each part's text has the other lines blanked, so a line number still points into the
+    learner's file.  A file with no part headings gives nothing.
+    """
+    lines = text.split("\n")
+    starts = [
+        (i, m.group(1).upper()) for i, ln in enumerate(lines) if (m := _PART_HEADING.match(ln))
+    ]
+    parts: dict[str, str] = {}
+    for n, (start, letter) in enumerate(starts):
+        end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
+        kept = ["" if not start <= i < end else ln for i, ln in enumerate(lines)]
+        key = f"part{letter}"
+        if key not in parts:
+            parts[key] = "\n".join(kept)
+    return parts
