@@ -19,8 +19,21 @@ def _lead_before(report: Report, tl: TextLine) -> str:
 
 
 def attention_proposal(report: Report) -> tuple[TextLine, str] | None:
-    """The first line that proposes an attention kernel as a step now, and the sentence."""
-    for s in iter_sentences(report.text_lines):
+    """The first line that proposes an attention kernel as a step now, and the sentence.
+
+    The Next experiment field is read even when it is a bare list of terms: whatever is
+    listed there is proposed.
+    """
+    lines = list(report.text_lines)
+    f = report.fields.get("next_experiment")
+    if f is not None:
+        seen = {t.number for t in lines}
+        lines += [
+            TextLine(ln.number, ln.text, "next_experiment")
+            for ln in f.value_lines
+            if ln.number not in seen
+        ]
+    for s in iter_sentences(lines):
         tl = s.line
         if tl.where == "not_yet":
             continue

@@ -109,13 +109,22 @@ def contrast_four_bullets(ctx: Context) -> Verdict:
     return Verdict.no(lead, f"the contrast has {len(items)} bullets, not four")
 
 
-def _meaning_pieces(report: Report) -> list[tuple[str, TextLine]]:
+def _meaning_pieces(report: Report) -> list[tuple[str, set[str], TextLine]]:
+    """Sentences of the contrast, and their pieces, each with the parts it speaks of.
+
+    A piece with no part named ("each launch is tiny") speaks of the part named before it
+    in the same sentence.
+    """
     scope = report.lines_in("contrast") or [t for t in report.text_lines if t.where == "body"]
     out = []
     for s in iter_sentences(scope):
+        out.append((s.text, part_refs(s.text), s.line))
+        carried: set[str] = set()
         for piece in re.split(r";|\bwhereas\b|\bwhile\b|\bbut\b|(?<=\.)\s", s.text):
-            if piece.strip():
-                out.append((piece, s.line))
+            if not piece.strip():
+                continue
+            carried = part_refs(piece) or carried
+            out.append((piece, carried, s.line))
     return out
 
 
@@ -136,8 +145,7 @@ def top_cuda_meaning(ctx: Context) -> Verdict:
         - Part B: matmul is again the top CUDA op, same story, just a smaller model.
     """
     a_half = b_half = None
-    for piece, tl in _meaning_pieces(ctx.report):
-        refs = part_refs(piece)
+    for piece, refs, tl in _meaning_pieces(ctx.report):
         if "a" in refs and "b" not in refs and has("top_name", piece) and has("real_work", piece):
             a_half = a_half or tl
         if (

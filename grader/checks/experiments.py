@@ -7,7 +7,14 @@ import re
 from grader.checks.attention import attention_proposal
 from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.fields import Field
-from grader.report.language import change_kinds, concept, has, negated, strip_asides
+from grader.report.language import (
+    change_kinds,
+    concept,
+    has,
+    is_keyword_list,
+    negated,
+    strip_asides,
+)
 
 TARGETS = {
     "movement-bound": "finding or removing the source of the copies/casts/transfers",
@@ -35,6 +42,8 @@ def changes_in(text: str) -> set[str]:
 
 
 def count_experiments(f: Field) -> tuple[int, str]:
+    if is_keyword_list(f.value):
+        return 0, "a list of terms, not an experiment"
     items = _items(f)
     if len(items) >= 2:
         steps = [i for i in items if not has("measurement_step", i)]
@@ -80,7 +89,7 @@ def one_next_experiment(ctx: Context) -> Verdict:
     evidence = Evidence(f.label_line, f.value.replace("\n", " / "))
     if n == 1:
         return Verdict.yes(evidence, why)
-    return Verdict.no(evidence, f"{why}: choose one")
+    return Verdict.no(evidence, why if n == 0 else f"{why}: choose one")
 
 
 def _targets(text: str, bottleneck: str, params: dict[str, object]) -> bool:
@@ -131,6 +140,8 @@ def next_experiment_targets_bottleneck(ctx: Context) -> Verdict:
         proposal = attention_proposal(ctx.report)
         if proposal is not None and proposal[0].where == "next_experiment":
             return Verdict.no(evidence, "an attention kernel does not address this bottleneck")
+    if is_keyword_list(f.value):
+        return Verdict.no(evidence, "a list of terms is not an experiment")
     if any(_targets(item, ctx.expected, ctx.params) for item in _items(f)):
         return Verdict.yes(evidence, TARGETS[ctx.expected])
     extra = (

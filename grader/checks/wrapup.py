@@ -7,7 +7,49 @@ import re
 from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.language import has
 
-_SHORT_LABEL = re.compile(r"^[^:]{1,45}:\s*")
+_LABEL = re.compile(r"^([^:\u2014\u2013]{1,80}?)\s*[:\u2014\u2013]\s*")
+_LEAD_WORDS = set(
+    [
+        "not",
+        "yet",
+        "now",
+        "for",
+        "optimizing",
+        "optimising",
+        "optimize",
+        "optimise",
+        "optimized",
+        "touching",
+        "touch",
+        "what",
+        "i'd",
+        "i",
+        "would",
+        "won't",
+        "will",
+        "don't",
+        "do",
+        "leave",
+        "alone",
+        "things",
+        "thing",
+        "to",
+        "later",
+        "defer",
+        "deferred",
+        "hold",
+        "off",
+        "skip",
+        "the",
+        "one",
+        "priority",
+        "a",
+        "that",
+        "i’d",
+        "won’t",
+        "don’t",
+    ]
+)
 _THING_END = re.compile(r"[.;:\u2014\u2013(]|\s-\s|\bbecause\b|\bsince\b|,\s*(?:as|but)\b")
 _QUOTED = re.compile(r"\"([^\"\n]{1,60})\"|'([^'\n]{1,60})'|“([^”\n]{1,60})”|`([^`\n]{1,80})`")
 _NAME = re.compile(r"^[A-Za-z_][\w./:-]{0,48}$")
@@ -39,14 +81,17 @@ def not_yet_with_reason(ctx: Context) -> Verdict:
         return Verdict.no(None, "looked for a 'Not yet' part or 'I would not ... yet'; none")
     for sec in sections:
         if sec.lead.kind == "heading" or not sec.lead_rest:
-            body = " ".join(ln.text for ln in sec.lines[:4])
+            reason = _reason(" ".join(ln.text for ln in sec.lines[:4]))
         else:
             full = " ".join([sec.lead.text, *(ln.text for ln in sec.lines[:3])])
-            label = _SHORT_LABEL.match(full)
-            body = full[label.end() :] if label and len(label.group().split()) <= 6 else full
-        reason = _reason(body)
+            label = _LABEL.match(full)
+            after = full[label.end() :] if label else full
+            words = {w.lower().strip("*_`") for w in (label.group(1).split() if label else [])}
+            # "Not yet: slice, because ..." names the thing after the lead; "Not touching
+            # attention for now: it is already flash" names it in the lead itself.
+            reason = _reason(after) if words <= _LEAD_WORDS else after
         if len(reason.split()) >= MIN_REASON_WORDS and has("reason_cue", reason):
-            return Verdict.yes(Evidence(sec.lead.number, sec.lead.text + " " + body[:0]))
+            return Verdict.yes(Evidence(sec.lead.number, sec.lead.text))
     first = sections[0]
     return Verdict.no(Evidence(first.lead.number, first.lead.text), "names a thing but not why")
 

@@ -81,7 +81,13 @@ def section_of(text: str) -> tuple[str, str] | None:
 
 
 def find_sections(lines: list[Line], field_lines: set[int]) -> dict[str, list[Section]]:
-    """Every part found, by name, in order of appearance."""
+    """Every part found, by name, in order of appearance.
+
+    A part opened by a heading runs to the next heading.  A lead alone on its line
+    ("Hypotheses:") heads the blocks below it until another lead label.  A lead with text
+    after it ("Not yet: slice, because ...") holds its own paragraph and any list under it,
+    and ends at the next paragraph.
+    """
     out: dict[str, list[Section]] = {}
     current: tuple[str, Line, str] | None = None
     body: list[Line] = []
@@ -116,11 +122,10 @@ def find_sections(lines: list[Line], field_lines: set[int]) -> dict[str, list[Se
             close()
             current, body = (found[0], line, found[1]), []
             continue
-        if line.kind == "heading" or (
-            line.first and line.kind == "paragraph" and _LEAD.match(line.text)
-        ):
+        if current is not None and _ends(current, line):
             close()
             current, body = None, []
+        if line.kind == "heading":
             continue
         if current is not None:
             body.append(line)
@@ -128,10 +133,23 @@ def find_sections(lines: list[Line], field_lines: set[int]) -> dict[str, list[Se
     return out
 
 
+def _ends(current: tuple[str, Line, str], line: Line) -> bool:
+    """Does ``line`` end the part ``current`` (see :func:`find_sections`)?"""
+    _, lead, rest = current
+    if line.kind == "heading":
+        return True
+    if lead.kind == "heading":
+        return False
+    new_paragraph = line.first and line.kind == "paragraph" and line.block != lead.block
+    if rest and lead.kind != "heading" and not _HYPOTHESIS_START.match(lead.text):
+        return new_paragraph
+    return new_paragraph and bool(_LEAD.match(line.text))
+
+
 def split_units(lines: tuple[Line, ...], lead_rest: str, lead_line: int) -> list[Unit]:
     """Units of a part: list items, or marked lines, or paragraphs."""
     units: list[Unit] = []
-    if lead_rest and _MARKER.match(lead_rest):
+    if lead_rest and (_MARKER.match(lead_rest) or len(lead_rest.split()) >= 3):
         units.append(Unit(lead_rest, lead_line, _marker(lead_rest), False))
     for line in lines:
         starts_new = (line.kind == "item" and line.first and line.level <= 1) or (
@@ -142,7 +160,35 @@ def split_units(lines: tuple[Line, ...], lead_rest: str, lead_line: int) -> list
         else:
             last = units[-1]
             units[-1] = Unit(last.text + "\n" + line.text, last.line, last.marker, last.from_list)
-    return [u for u in units if u.text.strip()]
+    return [piece for u in units if u.text.strip() for piece in _split_inline(u)]
+
+
+_INLINE_MARKER = re.compile(
+    r"(?:^|(?<=[;.,:]))\s*(?=(?:for\s+)?(?:\(?(?:h|hyp(?:othesis)?\.?\s*)[1-9]\b\)?|\([a-h1-9]\)|[1-9]\)\s))",
+    re.IGNORECASE,
+)
+
+
+_PIECE_MARKER = re.compile(
+    r"\b(?:h|hyp(?:othesis)?\.?\s*)([1-9])\b|\(([a-h1-9])\)|\b([1-9])\)", re.IGNORECASE
+)
+
+
+def _split_inline(unit: Unit) -> list[Unit]:
+    """ "(1) fp32 casts; (2) host copies" on one line is two units, one per marker."""
+    starts = [m.end() for m in _INLINE_MARKER.finditer(unit.text)]
+    if len(starts) < 2:
+        return [unit]
+    pieces = [
+        unit.text[a:b].strip(" ;,.") for a, b in zip(starts, [*starts[1:], None], strict=True)
+    ]
+    head = unit.text[: starts[0]].strip(" ;,.:")
+    out = [Unit(head, unit.line, unit.marker, unit.from_list)] if len(head.split()) > 3 else []
+    for piece in pieces:
+        m = _PIECE_MARKER.search(piece[:16])
+        marker = next((g for g in m.groups() if g), None) if m else None
+        out.append(Unit(piece, unit.line, marker.lower() if marker else None, unit.from_list))
+    return out
 
 
 def _marker(text: str) -> str | None:
