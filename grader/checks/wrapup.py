@@ -5,51 +5,10 @@ from __future__ import annotations
 import re
 
 from grader.checks.registry import Context, Evidence, Verdict, check
-from grader.report.language import has
+from grader.report.language import _raw, has
 
 _LABEL = re.compile(r"^([^:\u2014\u2013]{1,80}?)\s*[:\u2014\u2013]\s*")
-_LEAD_WORDS = set(
-    [
-        "not",
-        "yet",
-        "now",
-        "for",
-        "optimizing",
-        "optimising",
-        "optimize",
-        "optimise",
-        "optimized",
-        "touching",
-        "touch",
-        "what",
-        "i'd",
-        "i",
-        "would",
-        "won't",
-        "will",
-        "don't",
-        "do",
-        "leave",
-        "alone",
-        "things",
-        "thing",
-        "to",
-        "later",
-        "defer",
-        "deferred",
-        "hold",
-        "off",
-        "skip",
-        "the",
-        "one",
-        "priority",
-        "a",
-        "that",
-        "i’d",
-        "won’t",
-        "don’t",
-    ]
-)
+_LEAD_WORDS = frozenset(_raw()["not_yet_lead_words"].split())
 _THING_END = re.compile(r"[.;:\u2014\u2013(]|\s-\s|\bbecause\b|\bsince\b|,\s*(?:as|but)\b")
 _QUOTED = re.compile(r"\"([^\"\n]{1,60})\"|'([^'\n]{1,60})'|“([^”\n]{1,60})”|`([^`\n]{1,80})`")
 _NAME = re.compile(r"^[A-Za-z_][\w./:-]{0,48}$")
