@@ -11,3 +11,9 @@ SHARED = ROOT.parent / "shared"
 @pytest.fixture
 def root() -> Path:
     return ROOT
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-golden", action="store_true", help="rewrite tests/golden/ from current output"
+    )

@@ -48,7 +48,18 @@ class Field:
 
     @property
     def value(self) -> str:
-        return "\n".join(line.text for line in self.value_lines)
+        """The value's lines, a hard-wrapped sentence joined back into one line."""
+        out: list[str] = []
+        previous: Line | None = None
+        for line in self.value_lines:
+            new = re.match(r"(?:[A-Z]|\(?[a-h1-9]\)|[-*•]|->|→)", line.text)
+            wrapped = previous is not None and previous.block == line.block
+            if out and wrapped and not new and not re.search(r"[.!?:]\s*$", out[-1]):
+                out[-1] += " " + line.text
+            else:
+                out.append(line.text)
+            previous = line
+        return "\n".join(out)
 
     @property
     def substantive(self) -> bool:

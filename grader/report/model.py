@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -81,7 +82,35 @@ class Report:
             where = field_line_of.get(ln.number) or part_of.get(ln.number, "body")
             out.append(TextLine(ln.number, ln.text, where))
         out.sort(key=lambda t: t.number)
-        return [t for t in out if not is_keyword_list(t.text)]
+        return [t for t in _join_wrapped(out, self.lines) if not is_keyword_list(t.text)]
 
     def lines_in(self, *wheres: str) -> list[TextLine]:
         return [t for t in self.text_lines if t.where in wheres]
+
+
+_WRAP_END = re.compile(r"[.!?:]\s*$")
+_NEW_START = re.compile(r"^(?:[A-Z]|\(?[a-h1-9]\)|[-*•]|->|→)")
+
+
+def _join_wrapped(lines: list[TextLine], doc: list[Line]) -> list[TextLine]:
+    """Join a sentence hard-wrapped over several lines of one paragraph or list item.
+
+    A line continues the one before it when both are in the same block and part, the first
+    does not end a sentence, and the second does not open a new one (a capital or a marker):
+    "... 35 ms of movement" / "that should not be there".
+    """
+    block_of = {ln.number: ln.block for ln in doc}
+    out: list[TextLine] = []
+    for tl in lines:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and prev.where == tl.where
+            and block_of.get(prev.number) == block_of.get(tl.number)
+            and not _WRAP_END.search(prev.text)
+            and not _NEW_START.match(tl.text)
+        ):
+            out[-1] = TextLine(prev.number, f"{prev.text} {tl.text}", prev.where)
+        else:
+            out.append(tl)
+    return out
