@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from grader.errors import GraderError, Location
 from grader.paths import data_dir
-from grader.yamlload import load_yaml
+from grader.yamlload import load_yaml, package_data
 
 SCHEMA = "rubric.schema.json"
 
@@ -20,8 +17,7 @@ SCHEMA = "rubric.schema.json"
 @cache
 def criterion_titles() -> dict[str, str]:
     """The contract's criterion IDs and titles (``data/criteria.yaml``)."""
-    text = resources.files("grader.data").joinpath("criteria.yaml").read_text(encoding="utf-8")
-    data: dict[str, str] = yaml.safe_load(text)
+    data: dict[str, str] = package_data("criteria.yaml")
     return data
 
 

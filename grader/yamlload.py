@@ -6,7 +6,9 @@ person can find the mistake without reading a traceback.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -16,8 +18,11 @@ import yaml
 
 from grader.errors import GraderError, Location
 
+# libyaml's safe loader when PyYAML was built with it (several times faster), else Python's.
+_SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-class _UniqueKeyLoader(yaml.SafeLoader):
+
+class _UniqueKeyLoader(_SafeLoader):  # type: ignore[valid-type,misc]
     """The safe loader, refusing duplicate mapping keys instead of keeping the last one."""
 
 
@@ -44,6 +49,13 @@ def load_schema(name: str) -> dict[str, Any]:
     text = resources.files("grader.schemas").joinpath(name).read_text(encoding="utf-8")
     schema: dict[str, Any] = json.loads(text)
     return schema
+
+
+@cache
+def package_data(name: str) -> Any:
+    """A YAML file of ``grader/data`` (lexicons, patterns), read once with the safe loader."""
+    text = resources.files("grader.data").joinpath(name).read_text(encoding="utf-8")
+    return yaml.load(text, Loader=_SafeLoader)  # noqa: S506 - a safe loader
 
 
 def read_text(path: Path) -> str:
@@ -95,9 +107,10 @@ def load_yaml(path: Path, schema_name: str) -> tuple[dict[str, Any], yaml.Node |
     """
     text = read_text(path)
     file = str(path)
+    loader = _UniqueKeyLoader(text)
     try:
-        data = yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        root = loader.get_single_node()  # one parse: the node tree gives line numbers later
+        data = loader.construct_document(root) if root is not None else None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
@@ -106,6 +119,8 @@ def load_yaml(path: Path, schema_name: str) -> tuple[dict[str, Any], yaml.Node |
         ) from None
     except yaml.YAMLError as exc:
         raise GraderError(f"invalid YAML: {exc}", Location(file)) from None
+    finally:
+        loader.dispose()
     if not isinstance(data, dict):
         kind = "empty" if data is None else type(data).__name__
         raise GraderError(f"expected a mapping at the top level, got {kind}", Location(file, "$"))
@@ -113,9 +128,34 @@ def load_yaml(path: Path, schema_name: str) -> tuple[dict[str, Any], yaml.Node |
     return data, root
 
 
+def _cache_marker(schema_name: str, data: Any) -> Path:
+    """Where a proof that this exact content passed this exact schema is kept.
+
+    Importing jsonschema costs more than grading a report, so content that validated once
+    is remembered by the hash of schema and data (``$XDG_CACHE_HOME/triage-grader``).
+    """
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    digest = hashlib.sha256(
+        json.dumps([load_schema(schema_name), data], sort_keys=True, default=str).encode()
+    ).hexdigest()
+    return Path(base) / "triage-grader" / "valid" / digest
+
+
 def validate(data: Any, schema_name: str, file: str, root: yaml.Node | None = None) -> None:
     """Raise the first (most relevant) schema error with its YAML path and line."""
-    import jsonschema  # imported here: only loading a file needs it
+    marker = _cache_marker(schema_name, data)
+    if marker.exists():
+        return
+    _validate(data, schema_name, file, root)
+    try:
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
+    except OSError:
+        pass  # a read-only home only costs the next run the validation again
+
+
+def _validate(data: Any, schema_name: str, file: str, root: yaml.Node | None) -> None:
+    import jsonschema  # imported here: only content not validated before needs it
 
     schema = load_schema(schema_name)
     validator = jsonschema.Draft202012Validator(schema)

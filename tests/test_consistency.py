@@ -147,3 +147,21 @@ def test_rubric_naming_an_unknown_check_lists_the_known(tmp_path: Path):
     )
     with pytest.raises(GraderError, match=r"unknown check 'five'; known checks: .*two-hypotheses"):
         load_rubric(bad)
+
+
+def test_fast_report_parser_has_the_options_of_the_report_command():
+    """`grade REPORT` is parsed by argparse for speed; it must take typer's options."""
+    import typer.main
+
+    from grader.cli import fast_report_parser
+
+    command = typer.main.get_command(app).commands["report"]  # type: ignore[attr-defined]
+    typer_opts = {
+        tuple(sorted(p.opts)): p.default for p in command.params if p.opts[0].startswith("-")
+    }
+    fast_opts = {
+        tuple(sorted(a.option_strings)): a.default
+        for a in fast_report_parser()._actions
+        if a.option_strings
+    }
+    assert {k: (v.value if hasattr(v, "value") else v) for k, v in typer_opts.items()} == fast_opts

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from importlib import resources
 
-import yaml
+from grader.yamlload import package_data
 
 KINDS = ("host", "orchestration", "movement", "math", "elementwise", "utility", "wrapper", "other")
 _PREFIX = re.compile(r"^(aten|torch|prim|c10d|triton|cuda|nvtx)::", re.IGNORECASE)
@@ -14,8 +13,7 @@ _PREFIX = re.compile(r"^(aten|torch|prim|c10d|triton|cuda|nvtx)::", re.IGNORECAS
 
 @cache
 def _rules() -> tuple[tuple[str, tuple[re.Pattern[str], ...]], ...]:
-    text = resources.files("grader.data").joinpath("op_kinds.yaml").read_text(encoding="utf-8")
-    data = yaml.safe_load(text)
+    data = package_data("op_kinds.yaml")
     return tuple(
         (entry["kind"], tuple(re.compile(p, re.IGNORECASE) for p in entry["patterns"]))
         for entry in data["kinds"]

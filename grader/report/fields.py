@@ -11,12 +11,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
-import yaml
 from rapidfuzz import fuzz, process
 
 from grader.report.document import Line
+from grader.yamlload import package_data
 
 _SEPARATOR = re.compile(
     r"^(?P<label>[^:|=]{1,60}?)\s*(?::|\s[-–—=]+(?:\s|$)|[–—]|=)\s*(?P<value>.*)$"
@@ -69,8 +68,7 @@ class Field:
 
 @cache
 def field_specs() -> tuple[tuple[FieldSpec, ...], int]:
-    text = resources.files("grader.data").joinpath("fields.yaml").read_text(encoding="utf-8")
-    data = yaml.safe_load(text)
+    data = package_data("fields.yaml")
     specs = tuple(
         FieldSpec(f["name"], f["key"], tuple(f["exact"]), tuple(f.get("aliases", ())))
         for f in data["fields"]

@@ -10,18 +10,16 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from importlib import resources
 from typing import Any
 
-import yaml
+from grader.yamlload import package_data
 
 Pattern = re.Pattern[str]
 
 
 @cache
 def _raw() -> dict[str, Any]:
-    text = resources.files("grader.data").joinpath("lexicon.yaml").read_text(encoding="utf-8")
-    data: dict[str, Any] = yaml.safe_load(text)
+    data: dict[str, Any] = package_data("lexicon.yaml")
     return data
 
 

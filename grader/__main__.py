@@ -1,0 +1,5 @@
+"""``python -m grader`` is the ``grade`` command."""
+
+from grader.cli import main
+
+main()
