@@ -23,6 +23,7 @@ GOLDEN = Path(__file__).parent / "golden"
 def _graded(path: Path) -> dict:
     result = grade_file(path, LABELS[path.name]["exercise"])[0].to_dict()
     result["submission"] = f"submissions/{path.name}"
+    result["warnings"] = [w.replace(f"{ROOT}/", "") for w in result["warnings"]]
     return result
 
 

@@ -109,10 +109,20 @@ def find_statement(report: Report, bottleneck: str, exercise_id: str) -> Sentenc
     return None
 
 
+_TURN = re.compile(r"\b(?:but|however|actually|in fact|rather|instead)\b", re.IGNORECASE)
+
+
+def retracted(piece: str, expected: str) -> bool:
+    """ "It looks compute-bound at first, but actually the copies are the problem": a claim
+    taken back by a turn ("but", "actually") that states the expected class after it."""
+    turn = _TURN.search(piece)
+    return turn is not None and states_class(piece[turn.end() :], expected)
+
+
 def find_wrong_claim(report: Report, expected: str, exercise_id: str) -> Sentence | None:
     for s in iter_sentences(diagnosis_lines(report)):
         for piece in parts(s.text):
-            if about_other_part(piece, exercise_id):
+            if about_other_part(piece, exercise_id) or retracted(piece, expected):
                 continue
             for other in CLASSES:
                 if other != expected and claims_class(piece, other):

@@ -24,10 +24,20 @@ TARGETS = {
 }
 
 
+_INLINE_ITEM = re.compile(r"(?:^|(?<=\s))(?:\(?[1-9]\)|[1-9]\.)\s+(?=\S)")
+
+
 def _items(f: Field) -> list[str]:
-    """The field's list items, or its one value when it is not a list."""
+    """The field's list items (a markdown list, or "1) ... 2) ..." on one line), or its one
+    value when it is not a list."""
     items = [ln.text for ln in f.value_lines if ln.kind == "item" and ln.first]
-    return items if len(items) >= 2 else [f.value]
+    if len(items) >= 2:
+        return items
+    marks = list(_INLINE_ITEM.finditer(f.value))
+    if len(marks) >= 2:
+        ends = [m.start() for m in marks[1:]] + [len(f.value)]
+        return [f.value[m.end() : e].strip(" ;,") for m, e in zip(marks, ends, strict=True)]
+    return [f.value]
 
 
 def changes_in(text: str) -> set[str]:
