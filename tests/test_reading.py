@@ -106,7 +106,7 @@ def test_diagnosis_statements(sentence, states, wrong):
     ("value", "count"),
     [
         (
-            "wrap the model call in record_function ranges and re-profile to see which op calls to()",
+            "wrap the model call in record_function ranges and re-profile to see who calls to()",
             1,
         ),
         ("torch.compile(mode='reduce-overhead') (which captures a CUDA graph) and compare", 1),
