@@ -160,6 +160,64 @@ def _fast_report(argv: list[str]) -> int | None:
     return run_report(Path(ns.report), ns.exercise, Format(ns.fmt), ns.fail_under)
 
 
+@app.command("batch")
+def batch_cmd(
+    paths: Annotated[list[Path], typer.Argument(help="report files and folders of reports")],
+    exercise: Annotated[
+        str | None,
+        typer.Option("--exercise", "-e", help="grade every report as this exercise"),
+    ] = None,
+    csv_out: Annotated[Path | None, typer.Option("--csv", help="one row per report")] = None,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="every report's JSON and the summary")
+    ] = None,
+    feedback_dir: Annotated[
+        Path | None, typer.Option("--feedback-dir", help="one markdown file per student")
+    ] = None,
+    html_out: Annotated[
+        Path | None, typer.Option("--html", help="a self-contained class report")
+    ] = None,
+    gradescope_out: Annotated[
+        Path | None,
+        typer.Option("--gradescope", help="Gradescope results.json (one report only)"),
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option("--workers", "-j", min=1, help="processes (default: cores)")
+    ] = None,
+) -> None:
+    """Grade a class: many reports, a summary, and exports for spreadsheets and Gradescope."""
+    from grader.batch.cli_run import run_batch
+
+    try:
+        code = run_batch(
+            paths, exercise, csv_out, json_out, feedback_dir, html_out, gradescope_out, workers
+        )
+    except GraderError as exc:
+        raise _fail(exc) from None
+    raise typer.Exit(code)
+
+
+@app.command("gradescope-autograder")
+def gradescope_autograder_cmd(
+    exercise: Annotated[str, typer.Option("--exercise", "-e", help="the exercise to grade")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="the zip to write")] = Path(
+        "autograder.zip"
+    ),
+    wheels: Annotated[
+        Path | None,
+        typer.Option("--wheels", help="a folder of dependency wheels to ship for offline setup"),
+    ] = None,
+) -> None:
+    """Build the autograder zip Gradescope accepts (setup.sh, run_autograder, a wheel)."""
+    from grader.autograder import build_autograder
+
+    try:
+        path = build_autograder(exercise, out, wheels)
+    except GraderError as exc:
+        raise _fail(exc) from None
+    typer.echo(f"wrote {path}")
+
+
 @app.command("template")
 def template_cmd(exercise: ExerciseArg) -> None:
     """Print a blank report to fill in for an exercise."""

@@ -4,32 +4,47 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from grader.analyzer import Analysis
 from grader.engine import GradeResult, grade_report
 from grader.errors import GraderError, Location
 from grader.exercises import Exercise, exercise_files, resolve_exercise
 from grader.report.model import Report
+from grader.rubric import Rubric
 from grader.submission import Submission, read_submission, split_parts
 
 
-def grade_text(sub: Submission, exercise: Exercise, text: str | None = None) -> GradeResult:
+def grade_text(
+    sub: Submission,
+    exercise: Exercise,
+    text: str | None = None,
+    rubric: Rubric | None = None,
+    analysis: Analysis | None = None,
+) -> GradeResult:
     report = Report.parse(text if text is not None else sub.text, sub.path, sub.warnings)
     if not report.fields:
         report.warnings = (*report.warnings, f"{sub.path}: no field of the five-line report found")
-    return grade_report(report, exercise)
+    return grade_report(report, exercise, rubric, analysis)
 
 
-def grade_submission(sub: Submission, exercise: str | None) -> list[GradeResult]:
+def grade_parts(sub: Submission, exercise: str | None) -> list[tuple[str, str]]:
+    """(exercise, text) pairs to grade: the chosen exercise, or each part of the file."""
     parts = split_parts(sub.text)
     if exercise is not None:
-        ex = resolve_exercise(exercise)
-        return [grade_text(sub, ex, parts.get(ex.id))]
+        ex_id = resolve_exercise(exercise).id if exercise.endswith((".yaml", ".yml")) else exercise
+        return [(exercise, parts.get(ex_id, sub.text))]
     if not parts:
         known = ", ".join(p.stem for p in exercise_files())
         raise GraderError(
             f"no '## Part A/B/C' heading found; say which exercise with --exercise ({known})",
             Location(sub.path),
         )
-    return [grade_text(sub, resolve_exercise(pid), text) for pid, text in parts.items()]
+    return list(parts.items())
+
+
+def grade_submission(sub: Submission, exercise: str | None) -> list[GradeResult]:
+    return [
+        grade_text(sub, resolve_exercise(name), text) for name, text in grade_parts(sub, exercise)
+    ]
 
 
 def grade_file(path: Path, exercise: str | None) -> list[GradeResult]:

@@ -1,0 +1,120 @@
+"""Build the zip Gradescope accepts: setup.sh, run_autograder and this package as a wheel.
+
+The wheel is assembled here from the installed package (a wheel is a zip with a
+dist-info folder), so building the autograder needs no build backend and no network.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import io
+import zipfile
+from importlib import metadata
+from pathlib import Path
+
+from grader import __version__
+from grader.atomic import atomic_open
+from grader.exercises import resolve_exercise
+from grader.paths import data_dir
+
+DIST = "triage_grader"
+
+SETUP_SH = """#!/usr/bin/env bash
+# Gradescope runs this once when it builds the autograder image.
+set -euo pipefail
+cd /autograder/source
+PY=$(command -v python3)
+if [ -d wheels ] && ls wheels/*.whl >/dev/null 2>&1; then
+  "$PY" -m pip install --no-index --find-links wheels {wheel}
+else
+  "$PY" -m pip install {wheel}
+fi
+"""
+
+RUN_AUTOGRADER = """#!/usr/bin/env bash
+# Gradescope runs this for every submission; it always leaves a results.json.
+set -uo pipefail
+ROOT=${{AUTOGRADER_ROOT:-/autograder}}
+PY=${{AUTOGRADER_PYTHON:-python3}}
+mkdir -p "$ROOT/results"
+"$PY" -m grader.gradescope {exercise} "$ROOT/submission" "$ROOT/results/results.json"
+"""
+
+
+def _record_hash(data: bytes) -> str:
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
+    return f"sha256={digest.decode()}"
+
+
+def build_wheel() -> tuple[str, bytes]:
+    """This package as a wheel: its modules and data, the shipped exercises and rubrics."""
+    package = Path(__file__).resolve().parent
+    files: dict[str, bytes] = {}
+    for path in sorted(package.rglob("*")):
+        rel = path.relative_to(package)
+        if path.is_file() and "__pycache__" not in rel.parts and rel.parts[0] != "_bundled":
+            files[f"grader/{rel.as_posix()}"] = path.read_bytes()
+    for name in ("exercises", "rubrics"):
+        for path in sorted(data_dir(name).glob("*.yaml")):
+            files[f"grader/_bundled/{name}/{path.name}"] = path.read_bytes()
+    dist_info = f"{DIST}-{__version__}.dist-info"
+    try:
+        requires = metadata.requires("triage-grader") or []
+    except metadata.PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+        requires = [
+            "pyyaml>=6",
+            "jsonschema>=4.18",
+            "typer>=0.12",
+            "rapidfuzz>=3",
+            "markdown-it-py>=3",
+        ]
+    meta = [
+        "Metadata-Version: 2.1",
+        "Name: triage-grader",
+        f"Version: {__version__}",
+        "Requires-Python: >=3.11",
+        *[f"Requires-Dist: {r}" for r in requires],
+    ]
+    files[f"{dist_info}/METADATA"] = ("\n".join(meta) + "\n").encode()
+    files[f"{dist_info}/WHEEL"] = (
+        b"Wheel-Version: 1.0\nGenerator: triage-grader\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    )
+    files[f"{dist_info}/entry_points.txt"] = b"[console_scripts]\ngrade = grader.cli:main\n"
+    record = [f"{name},{_record_hash(data)},{len(data)}" for name, data in files.items()]
+    record.append(f"{dist_info}/RECORD,,")
+    files[f"{dist_info}/RECORD"] = ("\n".join(record) + "\n").encode()
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as wheel:
+        for name, data in files.items():
+            wheel.writestr(name, data)
+    return f"{DIST}-{__version__}-py3-none-any.whl", buffer.getvalue()
+
+
+def _executable(name: str) -> zipfile.ZipInfo:
+    info = zipfile.ZipInfo(name)
+    info.external_attr = 0o100755 << 16
+    info.compress_type = zipfile.ZIP_DEFLATED
+    return info
+
+
+def build_autograder(exercise: str, out: Path, wheels: Path | None = None) -> Path:
+    """Write the autograder zip for ``exercise``; ``wheels`` adds dependency wheels."""
+    ex = resolve_exercise(exercise)
+    wheel_name, wheel = build_wheel()
+    shipped = ex.path.resolve().parent == data_dir("exercises").resolve()
+    target = ex.id if shipped else '"$ROOT/source/exercise.yaml"'
+    with (
+        atomic_open(out, mode="wb") as handle,
+        zipfile.ZipFile(handle, "w", zipfile.ZIP_DEFLATED) as z,
+    ):
+        setup = SETUP_SH.format(wheel=wheel_name)
+        run = RUN_AUTOGRADER.format(exercise=target)
+        if not shipped:
+            z.writestr("exercise.yaml", ex.path.read_bytes())
+        z.writestr(_executable("setup.sh"), setup)
+        z.writestr(_executable("run_autograder"), run)
+        z.writestr(wheel_name, wheel)
+        for dep in sorted(wheels.glob("*.whl")) if wheels else []:
+            z.writestr(f"wheels/{dep.name}", dep.read_bytes())
+    return out

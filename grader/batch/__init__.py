@@ -1,0 +1,1 @@
+"""Grading a class: collect reports, grade them in parallel, summarise, export."""

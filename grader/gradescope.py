@@ -1,0 +1,113 @@
+"""Gradescope: results.json for one graded report, and the autograder's run step.
+
+The format is Gradescope's autograder specification: top-level ``score``, ``output``,
+``visibility``, ``stdout_visibility`` and ``tests``, each test with ``name``, ``score``,
+``max_score``, ``status`` ("passed"/"failed"), ``output`` and ``visibility``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from grader.atomic import write_text
+
+
+def results_json(result: dict[str, Any]) -> dict[str, Any]:
+    tests = []
+    for c in result["criteria"]:
+        out = [c["feedback"]]
+        if c["evidence"]["line"] is not None:
+            out.append(f'Line {c["evidence"]["line"]}: "{c["evidence"]["text"]}"')
+        elif c["evidence"]["text"]:
+            out.append(c["evidence"]["text"])
+        if c["hint"]:
+            out.append(f"Hint: {c['hint']}")
+        tests.append(
+            {
+                "name": f"{c['id']}: {c['title']}" + (" (bonus)" if c["bonus"] else ""),
+                "score": c["points"],
+                "max_score": 0 if c["bonus"] else c["max_points"],
+                "status": "passed" if c["passed"] else "failed",
+                "output": "\n".join(out),
+                "visibility": "visible",
+            }
+        )
+    summary = (
+        f"{result['exercise']}: {result['score']:g}/100 ({result['grade']}). "
+        f"Expected diagnosis: {result['bottleneck']['expected']}."
+    )
+    for w in result.get("warnings", []):
+        summary += f"\nWarning: {w}"
+    return {
+        "score": result["score"],
+        "output": summary,
+        "visibility": "visible",
+        "stdout_visibility": "visible",
+        "tests": tests,
+    }
+
+
+def error_results(message: str) -> dict[str, Any]:
+    return {
+        "score": 0,
+        "output": f"Your report could not be graded: {message}",
+        "visibility": "visible",
+        "stdout_visibility": "visible",
+        "tests": [],
+    }
+
+
+def _pick_report(submission: Path) -> Path | None:
+    candidates = sorted(
+        p for p in submission.rglob("*") if p.is_file() and p.suffix.lower() in (".md", ".txt")
+    )
+    return candidates[0] if candidates else None
+
+
+def run(submission: Path, exercise: str, out: Path) -> dict[str, Any]:
+    """Grade the report found in ``submission`` and write ``out``; never raises."""
+    from grader.batch.run import grade_path
+
+    report = _pick_report(submission)
+    if report is None:
+        data = error_results(f"no .md or .txt file was found in the submission ({submission})")
+    else:
+        row = grade_path(report, exercise)
+        if row.error:
+            data = error_results(f"{report.name}: {row.error}")
+        elif not row.results:
+            data = error_results(f"{report.name}: nothing to grade")
+        else:
+            data = results_json(row.results[0])
+            if not any(c["passed"] for c in row.results[0]["criteria"][:1]) and any(
+                "no field" in w for w in row.results[0].get("warnings", [])
+            ):
+                data["output"] = (
+                    "No field of the five-line report (Workload, Hardware, Top CUDA time, "
+                    "Top CPU / orchestration cost, Next experiment) was found.\n" + data["output"]
+                )
+    write_text(out, json.dumps(data, indent=2) + "\n")
+    return data
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m grader.gradescope EXERCISE SUBMISSION_DIR RESULTS_JSON`` (run_autograder)."""
+    args = argv if argv is not None else sys.argv[1:]
+    if len(args) != 3:
+        print("usage: python -m grader.gradescope EXERCISE SUBMISSION_DIR RESULTS_JSON")
+        return 2
+    exercise, submission, out = args
+    try:
+        data = run(Path(submission), exercise, Path(out))
+    except Exception as exc:  # noqa: BLE001 - Gradescope must always get a results.json
+        data = error_results(f"internal error: {type(exc).__name__}: {exc}")
+        write_text(Path(out), json.dumps(data, indent=2) + "\n")
+    print(data["output"])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
