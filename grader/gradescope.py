@@ -81,9 +81,10 @@ def run(submission: Path, exercise: str, out: Path) -> dict[str, Any]:
         elif not row.results:
             data = error_results(f"{report.name}: nothing to grade")
         else:
-            data = results_json(row.results[0])
-            if not any(c["passed"] for c in row.results[0]["criteria"][:1]) and any(
-                "no field" in w for w in row.results[0].get("warnings", [])
+            result = row.results[0].data()
+            data = results_json(result)
+            if not result["criteria"][0]["passed"] and any(
+                "no field" in w for w in result.get("warnings", [])
             ):
                 data["output"] = (
                     "No field of the five-line report (Workload, Hardware, Top CUDA time, "

@@ -60,8 +60,10 @@ def decode_submission(data: bytes, file: str) -> Submission:
     if m:
         import yaml
 
+        from grader.yamlload import SAFE_LOADER
+
         try:
-            loaded = yaml.safe_load(m.group(1))
+            loaded = yaml.load(m.group(1), Loader=SAFE_LOADER)  # noqa: S506 - a safe loader
             front = loaded if isinstance(loaded, dict) else {}
         except yaml.YAMLError:
             warnings.append(f"{file}: front matter is not valid YAML; ignored")

@@ -20,6 +20,7 @@ from grader.errors import GraderError, Location
 
 # libyaml's safe loader when PyYAML was built with it (several times faster), else Python's.
 _SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+SAFE_LOADER = _SafeLoader
 
 
 class _UniqueKeyLoader(_SafeLoader):  # type: ignore[valid-type,misc]

@@ -48,14 +48,16 @@ def run_batch(
         resolve_exercise(exercise)  # a bad --exercise is the user's mistake: say so once
     bar = _progress(len(files))
     rows: list[Row] = []
+    summary = summarise([])
     try:
         tick = (lambda n: bar[0].advance(bar[1], n)) if bar else None
-        rows = list(grade_all(files, exercise, workers, tick))
+        for row in grade_all(files, exercise, workers, tick):
+            rows.append(row)
+            summary.add(row)  # while the workers grade, the parent counts
     finally:
         if bar:
             bar[0].stop()
     rows = sort_rows(rows)
-    summary = summarise(rows)
     if csv_out:
         write_csv(csv_out, rows)
     if json_out:
@@ -70,7 +72,7 @@ def run_batch(
         from grader.gradescope import error_results, results_json
 
         row = rows[0]
-        data = error_results(row.error) if row.error else results_json(row.results[0])
+        data = error_results(row.error) if row.error else results_json(row.results[0].data())
         write_text(gradescope_out, json.dumps(data, indent=2) + "\n")
     for row in rows:
         if row.error:

@@ -6,7 +6,6 @@ import csv
 import json
 import re
 from pathlib import Path
-from typing import Any
 
 from grader.atomic import atomic_open, write_text
 from grader.batch.run import Row
@@ -18,8 +17,8 @@ def criterion_ids(rows: list[Row]) -> list[str]:
     seen: dict[str, None] = {}
     for row in rows:
         for result in row.results:
-            for c in result["criteria"]:
-                seen.setdefault(c["id"], None)
+            for cid, _, _ in result.criteria:
+                seen.setdefault(cid, None)
     return list(seen)
 
 
@@ -33,34 +32,39 @@ def write_csv(path: Path, rows: list[Row]) -> None:
                 out.writerow([row.student, row.file, "", "", "", *([""] * len(ids)), row.error])
                 continue
             for result in row.results:
-                points = {c["id"]: c["points"] for c in result["criteria"]}
+                points = {cid: pts for cid, _, pts in result.criteria}
                 out.writerow(
                     [
                         row.student,
                         row.file,
-                        result["exercise"],
-                        result["score"],
-                        result["grade"],
+                        result.exercise,
+                        result.score,
+                        result.grade,
                         *(f"{points[i]:g}" if i in points else "" for i in ids),
                         "",
                     ]
                 )
 
 
-def row_dicts(rows: list[Row]) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for row in rows:
-        if row.error:
-            out.append({"student": row.student, "file": row.file, "error": row.error})
-        for result in row.results:
-            out.append({"student": row.student, "file": row.file, **result})
-    return out
-
-
 def write_json(path: Path, rows: list[Row], summary: Summary) -> None:
+    """``{"reports": [...], "summary": {...}}``: each graded part's JSON with its student and
+    file first, and an error entry for a report that could not be graded.  Entries are
+    written one by one from the workers' JSON text, never held twice in memory."""
     with atomic_open(path) as handle:
-        json.dump({"reports": row_dicts(rows), "summary": summary.to_dict()}, handle, indent=1)
-        handle.write("\n")
+        handle.write('{"reports": [')
+        sep = ""
+        for row in rows:
+            head = json.dumps({"student": row.student, "file": row.file})[:-1]
+            if row.error:
+                handle.write(f"{sep}{head}, {json.dumps({'error': row.error})[1:]}")
+                sep = ", "
+            for r in row.results:
+                handle.write(f"{sep}{head}, ")
+                handle.write(r.json[1:])
+                sep = ", "
+        handle.write('], "summary": ')
+        handle.write(json.dumps(summary.to_dict()))
+        handle.write("}\n")
 
 
 _UNSAFE = re.compile(r"[^\w.@+-]+")
@@ -75,7 +79,7 @@ def render_feedback(student: str, rows: list[Row]) -> str:
     for row in rows:
         if row.error:
             lines += [f"`{Path(row.file).name}` could not be graded: {row.error}", ""]
-        for r in row.results:
+        for r in (g.data() for g in row.results):
             lines += [
                 f"## {r['exercise']}: {r['score']:g}/100 ({r['grade']})",
                 f"Expected diagnosis: {r['bottleneck']['expected']}.",

@@ -88,8 +88,8 @@ def render_html(rows: list[Row], summary: Summary, title: str = "Class report") 
         for r in row.results:
             students.append(
                 f"<tr><td>{escape(row.student)}</td><td>{escape(row.file)}</td>"
-                f"<td>{escape(r['exercise'])}</td><td class=num>{r['score']:g}</td>"
-                f"<td>{r['grade']}</td><td></td></tr>"
+                f"<td>{escape(r.exercise)}</td><td class=num>{r.score:g}</td>"
+                f"<td>{r.grade}</td><td></td></tr>"
             )
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>

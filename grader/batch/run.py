@@ -7,6 +7,8 @@ results and nothing else.
 
 from __future__ import annotations
 
+import json
+import multiprocessing
 import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -20,18 +22,54 @@ from grader.errors import GraderError
 SMALL_BATCH = 24  # below this, a process pool costs more than it saves
 
 
+@dataclass(frozen=True)
+class Graded:
+    """One graded part, as a batch needs it: the figures, and the full JSON as text.
+
+    Workers serialise the JSON themselves, so the parent neither rebuilds nor re-encodes
+    ten thousand results; feedback and the HTML report read it back only when asked for.
+    """
+
+    exercise: str
+    score: float
+    grade: str
+    criteria: tuple[tuple[str, bool, float], ...]  # id, passed, points
+    failing: tuple[tuple[str, int | None, str], ...]  # id, line, evidence text
+    json: str
+
+    @classmethod
+    def of(cls, result: dict[str, Any]) -> Graded:
+        crits = result["criteria"]
+        return cls(
+            exercise=result["exercise"],
+            score=result["score"],
+            grade=result["grade"],
+            criteria=tuple((c["id"], c["passed"], c["points"]) for c in crits),
+            failing=tuple(
+                (c["id"], c["evidence"]["line"], c["evidence"]["text"])
+                for c in crits
+                if not c["passed"]
+            ),
+            json=json.dumps(result),
+        )
+
+    def data(self) -> dict[str, Any]:
+        loaded: dict[str, Any] = json.loads(self.json)
+        return loaded
+
+
 @dataclass
 class Row:
     """One report of the batch: who, which file, its graded parts, or why it failed."""
 
     file: str
     student: str
-    results: list[dict[str, Any]] = field(default_factory=list)
+    results: list[Graded] = field(default_factory=list)
     error: str = ""
 
     @property
     def total(self) -> float:
-        return round(sum(r["score"] for r in self.results), 1)
+        return round(sum(r.score for r in self.results), 1)
 
 
 @cache
@@ -56,12 +94,26 @@ def grade_path(path: Path, exercise: str | None) -> Row:
         row = Row(str(path), student)
         for name, text in grade_parts(sub, exercise):
             ex, rubric, analysis = _exercise_bundle(name)
-            row.results.append(grade_text(sub, ex, text, rubric, analysis).to_dict())
+            row.results.append(Graded.of(grade_text(sub, ex, text, rubric, analysis).to_dict()))
         return row
     except GraderError as exc:
         return Row(str(path), student, error=exc.message if exc.location else str(exc))
     except Exception as exc:  # noqa: BLE001 - a batch goes on past any one report
         return Row(str(path), student, error=f"internal error: {type(exc).__name__}: {exc}")
+
+
+def warm_up(exercise: str | None) -> None:
+    """Load what every report needs once: checks, exercises, rubrics, the lexicon's patterns."""
+    from grader.exercises import exercise_files
+
+    names = [exercise] if exercise else [p.stem for p in exercise_files()]
+    for name in names:
+        ex, rubric, analysis = _exercise_bundle(name)
+        from grader.engine import grade_report
+        from grader.report.model import Report
+
+        sample = "Workload: x\nHardware: y\nTop CUDA time: copies are the problem.\n"
+        grade_report(Report.parse(sample), ex, rubric, analysis)
 
 
 def _grade_chunk(args: tuple[list[str], str | None]) -> list[Row]:
@@ -85,7 +137,11 @@ def grade_all(
         return
     size = max(8, min(256, len(paths) // (workers * 8) or 1))
     chunks = [([str(p) for p in paths[i : i + size]], exercise) for i in range(0, len(paths), size)]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    context = None
+    if "fork" in multiprocessing.get_all_start_methods():
+        warm_up(exercise)  # forked workers inherit imports, compiled patterns and exercises
+        context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         for rows in pool.map(_grade_chunk, chunks):
             yield from rows
             if progress:

@@ -56,6 +56,27 @@ class Summary:
             counts[min(int(s // 10), len(BINS) - 1)] += 1
         return counts
 
+    def add(self, row: Row) -> None:
+        """Count one report in (rows may come in any order: the figures do not depend on it)."""
+        from grader.rubric import criterion_titles
+
+        self.reports += 1
+        if row.error:
+            self.failed += 1
+            return
+        self.graded += 1
+        self.students[row.student] = round(self.students.get(row.student, 0.0) + row.total, 1)
+        titles = criterion_titles()
+        for result in row.results:
+            self.scores.append(result.score)
+            self.letters[result.grade] += 1
+            for cid, passed, _ in result.criteria:
+                stat = self.criteria.setdefault(cid, CriterionStat(cid, titles.get(cid, cid)))
+                stat.total += 1
+                stat.passed += passed
+            for cid, line, text in result.failing:
+                self.criteria[cid].failing[(line, text)] += 1
+
     def most_missed(self, n: int = 5) -> list[CriterionStat]:
         missed = [c for c in self.criteria.values() if c.total and c.passed < c.total]
         return sorted(missed, key=lambda c: (c.rate, c.id))[:n]
@@ -77,31 +98,15 @@ class Summary:
                 c.id: {"passed": c.passed, "total": c.total, "rate": round(c.rate, 4)}
                 for c in self.criteria.values()
             },
-            "students": self.students,
+            "students": dict(sorted(self.students.items())),
         }
 
 
 def summarise(rows: list[Row]) -> Summary:
-    scores: list[float] = []
-    letters: Counter[str] = Counter()
-    criteria: dict[str, CriterionStat] = {}
-    students: dict[str, float] = {}
+    summary = Summary(0, 0, 0, [], Counter(), {}, {})
     for row in rows:
-        if row.error:
-            continue
-        students[row.student] = round(students.get(row.student, 0.0) + row.total, 1)
-        for result in row.results:
-            scores.append(result["score"])
-            letters[result["grade"]] += 1
-            for c in result["criteria"]:
-                stat = criteria.setdefault(c["id"], CriterionStat(c["id"], c.get("title", c["id"])))
-                stat.total += 1
-                if c["passed"]:
-                    stat.passed += 1
-                else:
-                    stat.failing[(c["evidence"]["line"], c["evidence"]["text"])] += 1
-    graded = sum(1 for r in rows if not r.error)
-    return Summary(len(rows), graded, len(rows) - graded, scores, letters, criteria, students)
+        summary.add(row)
+    return summary
 
 
 def render_summary(s: Summary) -> str:

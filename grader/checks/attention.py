@@ -19,6 +19,10 @@ def _lead_before(report: Report, tl: TextLine) -> str:
 
 
 def attention_proposal(report: Report) -> tuple[TextLine, str] | None:
+    return report.remember("attention-proposal", lambda: _attention_proposal(report))
+
+
+def _attention_proposal(report: Report) -> tuple[TextLine, str] | None:
     """The first line that proposes an attention kernel as a step now, and the sentence.
 
     The Next experiment field is read even when it is a bare list of terms: whatever is

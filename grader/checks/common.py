@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
 
 from grader.report.language import claim, clauses, concept, negated, sentences
 from grader.report.model import Report, TextLine
@@ -16,6 +17,7 @@ _PART_REF = re.compile(
     r"\b[Pp]art ([ABCabc])\b|\b(?:[Ii]n|[Ff]or|[Uu]nlike|[Vv]ersus|vs\.?|[Tt]han) ([ABC])\b"
     r"|\b([ABC])(?:'s|’s)\b|^\W*([ABC])\s*[:=,]|\b([ABC]) (?:was|had|is|has|needs|needed)\b"
 )
+_PART_HINT = re.compile(r"[ABC]|[Pp]art")
 # For a class, the subject of a diagnosis and the judgement that makes it one.
 DIAGNOSIS = {
     "movement-bound": ("movement", "problem"),
@@ -26,8 +28,7 @@ DIAGNOSIS = {
 NOT_A_DIAGNOSIS = ("hypotheses", "experiments", "stretch")
 
 
-@dataclass(frozen=True)
-class Sentence:
+class Sentence(NamedTuple):
     text: str
     line: TextLine
 
@@ -48,19 +49,27 @@ def iter_sentences(lines: list[TextLine]) -> Iterator[Sentence]:
             previous = s
 
 
-def parts(sentence: str) -> list[str]:
+_TURN_TO_OTHER = re.compile(r";|\bwhereas\b|\bwhile\b|\bunlike\b")
+
+
+@lru_cache(maxsize=8192)
+def parts(sentence: str) -> tuple[str, ...]:
     """A sentence cut where it turns to another subject (";", "whereas", "while")."""
-    return [p for p in re.split(r";|\bwhereas\b|\bwhile\b|\bunlike\b", sentence) if p.strip()]
+    return tuple(p for p in _TURN_TO_OTHER.split(sentence) if p.strip())
 
 
+@lru_cache(maxsize=64)
 def own_part(exercise_id: str) -> str | None:
     m = re.fullmatch(r"part([abc])", exercise_id, re.IGNORECASE)
     return m.group(1).lower() if m else None
 
 
-def part_refs(text: str) -> set[str]:
+@lru_cache(maxsize=8192)
+def part_refs(text: str) -> frozenset[str]:
     """The parts of the course a text refers to, as lower-case letters."""
-    return {next(g for g in m.groups() if g).lower() for m in _PART_REF.finditer(text)}
+    if not _PART_HINT.search(text):
+        return frozenset()
+    return frozenset(next(g for g in m.groups() if g).lower() for m in _PART_REF.finditer(text))
 
 
 def about_other_part(text: str, exercise_id: str) -> bool:
@@ -71,6 +80,8 @@ def about_other_part(text: str, exercise_id: str) -> bool:
 
 def co_occur(text: str, subject: str, judgement: str) -> bool:
     """A subject and a judgement in one text, neither negated."""
+    if not concept(judgement).search(text):
+        return False
     subj = [m for m in concept(subject).finditer(text) if not negated(text, m.start(), m.end())]
     if not subj:
         return False
@@ -88,9 +99,12 @@ def states_class(text: str, bottleneck: str) -> bool:
     return co_occur(text, subject, judgement)
 
 
+_CLAIM_WORDS = re.compile(r"bound|bottleneck|dominat|problem|limit|busy", re.IGNORECASE)
+
+
 def claims_class(text: str, bottleneck: str) -> bool:
     """The text names ``bottleneck`` outright as the limit ("this run is compute-bound")."""
-    if text.rstrip().endswith("?"):
+    if text.rstrip().endswith("?") or not _CLAIM_WORDS.search(text):
         return False
     return any(not negated(text, m.start(), m.end()) for m in claim(bottleneck).finditer(text))
 
@@ -99,8 +113,21 @@ def diagnosis_lines(report: Report) -> list[TextLine]:
     return [t for t in report.text_lines if t.where not in NOT_A_DIAGNOSIS]
 
 
+def diagnosis_sentences(report: Report) -> list[Sentence]:
+    return report.remember(
+        "diagnosis-sentences", lambda: list(iter_sentences(diagnosis_lines(report)))
+    )
+
+
 def find_statement(report: Report, bottleneck: str, exercise_id: str) -> Sentence | None:
-    for s in iter_sentences(diagnosis_lines(report)):
+    return report.remember(
+        ("statement", bottleneck, exercise_id),
+        lambda: _find_statement(report, bottleneck, exercise_id),
+    )
+
+
+def _find_statement(report: Report, bottleneck: str, exercise_id: str) -> Sentence | None:
+    for s in diagnosis_sentences(report):
         for piece in parts(s.text):
             if about_other_part(piece, exercise_id):
                 continue
@@ -120,8 +147,17 @@ def retracted(piece: str, expected: str) -> bool:
 
 
 def find_wrong_claim(report: Report, expected: str, exercise_id: str) -> Sentence | None:
-    for s in iter_sentences(diagnosis_lines(report)):
+    return report.remember(
+        ("wrong-claim", expected, exercise_id),
+        lambda: _find_wrong_claim(report, expected, exercise_id),
+    )
+
+
+def _find_wrong_claim(report: Report, expected: str, exercise_id: str) -> Sentence | None:
+    for s in diagnosis_sentences(report):
         for piece in parts(s.text):
+            if not _CLAIM_WORDS.search(piece):
+                continue
             if about_other_part(piece, exercise_id) or retracted(piece, expected):
                 continue
             for other in CLASSES:

@@ -109,7 +109,7 @@ def contrast_four_bullets(ctx: Context) -> Verdict:
     return Verdict.no(lead, f"the contrast has {len(items)} bullets, not four")
 
 
-def _meaning_pieces(report: Report) -> list[tuple[str, set[str], TextLine]]:
+def _meaning_pieces(report: Report) -> list[tuple[str, frozenset[str], TextLine]]:
     """Sentences of the contrast, and their pieces, each with the parts it speaks of.
 
     A piece with no part named ("each launch is tiny") speaks of the part named before it
@@ -119,7 +119,7 @@ def _meaning_pieces(report: Report) -> list[tuple[str, set[str], TextLine]]:
     out = []
     for s in iter_sentences(scope):
         out.append((s.text, part_refs(s.text), s.line))
-        carried: set[str] = set()
+        carried: frozenset[str] = frozenset()
         for piece in re.split(r";|\bwhereas\b|\bwhile\b|\bbut\b|(?<=\.)\s", s.text):
             if not piece.strip():
                 continue

@@ -85,9 +85,8 @@ def separates_math_from_movement(ctx: Context) -> Verdict:
     for s in iter_sentences(report.text_lines):
         if co_occur(s.text, "movement", "dismissal"):
             return Verdict.no(Evidence(s.line.number, s.text), "treats the copies as normal")
-    if find_wrong_claim(report, "movement-bound", ctx.exercise.id):
-        wrong = find_wrong_claim(report, "movement-bound", ctx.exercise.id)
-        assert wrong is not None
+    wrong = find_wrong_claim(report, "movement-bound", ctx.exercise.id)
+    if wrong is not None:
         return Verdict.no(Evidence(wrong.line.number, wrong.text), "counts the run as math-bound")
     math_line = None
     for tl in report.text_lines:

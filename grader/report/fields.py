@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from rapidfuzz import fuzz, process
 
@@ -84,6 +84,7 @@ def normalise_label(label: str) -> str:
     return text
 
 
+@lru_cache(maxsize=4096)
 def match_label(label: str) -> tuple[FieldSpec, bool] | None:
     """The field a label names, and whether it is an exact spelling; None if it names none."""
     norm = normalise_label(label)

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any, NamedTuple, TypeVar
 
 from grader.report.document import Line, parse_document
 from grader.report.fields import Field, find_fields
 from grader.report.language import is_keyword_list
 from grader.report.sections import Section, find_sections
 
+T = TypeVar("T")
 
-@dataclass(frozen=True)
-class TextLine:
+
+class TextLine(NamedTuple):
     """A line of text to judge, with where it came from (a field key, a part, or "body")."""
 
     number: int
@@ -28,6 +31,14 @@ class Report:
     sections: dict[str, list[Section]]
     source: str = "<report>"
     warnings: tuple[str, ...] = ()
+    memo: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def remember(self, key: Any, compute: Callable[[], T]) -> T:
+        """``compute()`` once per report: several checks read the same statements."""
+        if key not in self.memo:
+            self.memo[key] = compute()
+        value: T = self.memo[key]
+        return value
 
     @classmethod
     def parse(cls, text: str, source: str = "<report>", warnings: tuple[str, ...] = ()) -> Report:

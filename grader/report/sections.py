@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 from grader.report.document import Line
 from grader.report.language import _compile, _raw
@@ -26,8 +27,7 @@ _ARROW = re.compile(r"^\s*(?:->|→|=>)")
 _HYPOTHESIS_START = re.compile(r"^\W*(?:h|hyp(?:othesis)?\.?\s*)\d\b", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
-class Unit:
+class Unit(NamedTuple):
     """One hypothesis, one experiment, one bullet: its text and the line it starts on."""
 
     text: str
