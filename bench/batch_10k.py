@@ -76,9 +76,17 @@ def generate(n: int, folder: Path, seed: int = 7) -> None:
 def timed_batch(folder: Path, out: Path) -> tuple[float, float, str]:
     start = time.perf_counter()
     proc = subprocess.run(
-        [str(GRADE), "batch", str(folder), "--csv", str(out / "out.csv"),
-         "--json", str(out / "out.json")],
-        capture_output=True, text=True,
+        [
+            str(GRADE),
+            "batch",
+            str(folder),
+            "--csv",
+            str(out / "out.csv"),
+            "--json",
+            str(out / "out.json"),
+        ],
+        capture_output=True,
+        text=True,
     )
     wall = time.perf_counter() - start
     peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
@@ -102,14 +110,20 @@ def main() -> None:
         wall, peak, first = timed_batch(big, out)
         cores = len(__import__("os").sched_getaffinity(0))
         print(f"{first}")
-        print(f"{n} reports in {wall:.2f} s wall: {n / wall:.0f} reports/s; "
-              f"{1000 * wall / n:.2f} ms per report wall, {1000 * wall * cores / n:.2f} ms "
-              f"per report per core ({cores} cores)")
-        print(f"peak memory of one process: {peak_small:.0f} MB at {n // 10} reports, "
-              f"{peak:.0f} MB at {n} reports")
+        print(
+            f"{n} reports in {wall:.2f} s wall: {n / wall:.0f} reports/s; "
+            f"{1000 * wall / n:.2f} ms per report wall, {1000 * wall * cores / n:.2f} ms "
+            f"per report per core ({cores} cores)"
+        )
+        print(
+            f"peak memory of one process: {peak_small:.0f} MB at {n // 10} reports, "
+            f"{peak:.0f} MB at {n} reports"
+        )
         json_mb = (out / "out.json").stat().st_size / 1e6
-        print(f"outputs: out.csv {(out / 'out.csv').stat().st_size / 1e6:.1f} MB, "
-              f"out.json {json_mb:.1f} MB")
+        print(
+            f"outputs: out.csv {(out / 'out.csv').stat().st_size / 1e6:.1f} MB, "
+            f"out.json {json_mb:.1f} MB"
+        )
 
 
 if __name__ == "__main__":
