@@ -218,6 +218,31 @@ def gradescope_autograder_cmd(
     typer.echo(f"wrote {path}")
 
 
+@app.command("import-trace")
+def import_trace_cmd(
+    trace: Annotated[
+        Path, typer.Argument(help="a torch.profiler Chrome trace (.json or .json.gz)")
+    ],
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="write the exercise YAML here")
+    ] = None,
+    report: Annotated[
+        bool, typer.Option("--report", help="print the per-stage layer breakdown instead")
+    ] = False,
+    fmt: FormatOpt = Format.text,
+    ignore_annotations: Annotated[
+        bool, typer.Option("--ignore-annotations", help="classify stages from names and grids")
+    ] = False,
+) -> None:
+    """Turn a profiler trace into an exercise, or report its kernels' stages and layers."""
+    from grader.traces.cli_run import run_import
+
+    try:
+        typer.echo(run_import(trace, out, report, fmt.value, ignore_annotations), nl=False)
+    except GraderError as exc:
+        raise _fail(exc) from None
+
+
 @app.command("template")
 def template_cmd(exercise: ExerciseArg) -> None:
     """Print a blank report to fill in for an exercise."""

@@ -1,0 +1,113 @@
+"""The op table of a trace, in the course's format: per top-level op, CUDA total (what it
+launched, inclusive), CPU total, calls, memory moved by its copies."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from grader.analyzer.kinds import op_kind
+from grader.tables.model import Row, Table
+from grader.traces.link import Kernel, top_level_ops
+from grader.traces.reader import Event, Trace
+
+MAX_ROWS = 14
+WRAPPER_SHARE = 0.9  # a span covering this much of the trace is a wrapper (a step), not a row
+GRAPH_ROW = {
+    "LINEAR": "gemm kernels",
+    "ATTENTION": "attention kernels",
+    "MOE": "moe expert kernels",
+    "QUANTIZATION": "quantize kernels",
+    "COMMUNICATION": "nccl communication kernels",
+    "MEMORY": "memcpy/copy kernels",
+    "NORM": "norm elementwise kernels",
+    "ELEMENTWISE": "elementwise kernels",
+    "OTHER": "other kernels",
+}
+
+
+@dataclass
+class _Acc:
+    cuda: float = 0.0
+    cpu: float = 0.0
+    calls: int = 0
+    memory: int = 0
+    seen: set[int] = field(default_factory=set)
+
+
+def op_table(trace: Trace, kernels: list[Kernel]) -> tuple[Table, list[str]]:
+    """The table and the notes that explain what it left out."""
+    rows: dict[str, _Acc] = {}
+    notes: list[str] = []
+    for op in top_level_ops(trace):
+        acc = rows.setdefault(op.name, _Acc())
+        acc.cpu += op.dur
+        acc.calls += 1
+    orphans = 0
+    for k in kernels:
+        if k.launcher is None:
+            orphans += 1
+            continue
+        if k.op is not None:
+            acc = rows.setdefault(k.op.name, _Acc())
+        else:
+            acc = rows.setdefault(f"{GRAPH_ROW[k.type]} ({k.launcher.name})", _Acc())
+            if id(k.launcher) not in acc.seen:
+                acc.seen.add(id(k.launcher))
+                acc.calls += 1
+        acc.cuda += k.event.dur
+        if k.event.cat == "gpu_memcpy":
+            acc.memory += int(k.event.args.get("bytes", 0) or 0)
+    for span in _host_spans(trace):
+        acc = rows.setdefault(_short(span.name), _Acc())
+        acc.cpu += span.dur
+        acc.calls += 1
+    if orphans:
+        notes.append(f"{orphans} GPU events whose launch is not in the trace were left out")
+    if not kernels:
+        notes.append("no GPU kernels in the trace (a CPU-only profile): CUDA totals are 0")
+    ranked = sorted(rows.items(), key=lambda kv: (-kv[1].cuda, -kv[1].cpu, kv[0]))
+    kept = ranked[:MAX_ROWS]
+    hosts = [kv for kv in ranked[MAX_ROWS:] if op_kind(kv[0]) in ("host", "orchestration")]
+    if len(ranked) > MAX_ROWS:
+        notes.append(f"{len(ranked) - MAX_ROWS - len(hosts)} smaller ops were left out")
+    table = Table(
+        tuple(
+            Row(name, acc.cuda, acc.cpu, acc.calls, acc.memory, line=i + 2)
+            for i, (name, acc) in enumerate(kept + hosts)
+        ),
+        "course",
+        tuple(notes),
+    )
+    return table, notes
+
+
+def _host_spans(trace: Trace) -> list[Event]:
+    """Annotated or Python spans worth a row: host work and loops, never whole-step wrappers."""
+    events = trace.events
+    span = (max(e.end for e in events) - min(e.ts for e in events)) or 1.0
+    out: list[Event] = []
+    for e in trace.of("user_annotation", "python_function"):
+        if e.dur >= WRAPPER_SHARE * span or e.name.startswith("ProfilerStep"):
+            continue
+        wanted = e.cat == "user_annotation" or op_kind(_short(e.name)) in ("host", "orchestration")
+        if wanted and not any(o.name == e.name and o.ts <= e.ts and e.end <= o.end for o in out):
+            out.append(e)
+    return out
+
+
+def _short(name: str) -> str:
+    """'transformers/generation/utils.py(1234): generate' -> 'generate'."""
+    return name.rsplit("): ", 1)[-1] if "): " in name else name
+
+
+def format_table(table: Table) -> str:
+    from grader.units import format_bytes
+
+    lines = ["op\tCUDA total\tCPU total\tcalls\tmemory"]
+    for r in table.rows:
+        name = r.name.replace("\t", " ").strip() or "(unnamed)"
+        lines.append(
+            f"{name}\t{r.cuda_us / 1e3:.3f} ms\t{r.cpu_us / 1e3:.3f} ms\t{r.calls}\t"
+            f"{format_bytes(r.memory_bytes)}"
+        )
+    return "\n".join(lines)
