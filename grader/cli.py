@@ -11,11 +11,14 @@ import argparse
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from grader.errors import GraderError
+
+if TYPE_CHECKING:
+    from grader.exercises import Exercise
 
 app = typer.Typer(
     add_completion=False,
@@ -33,6 +36,16 @@ class Format(StrEnum):
 def _fail(exc: GraderError) -> typer.Exit:
     typer.echo(f"error: {exc}", err=True)
     return typer.Exit(2)
+
+
+def _exercise(name: str) -> Exercise:
+    """The exercise an argument names, or the one error message and exit code 2."""
+    from grader.exercises import resolve_exercise
+
+    try:
+        return resolve_exercise(name)
+    except GraderError as exc:
+        raise _fail(exc) from None
 
 
 ExerciseArg = Annotated[
@@ -62,14 +75,9 @@ def exercises_cmd(
 @app.command("show")
 def show_cmd(exercise: ExerciseArg) -> None:
     """Print an exercise as a learner sees it, the table aligned with its units."""
-    from grader.exercises import resolve_exercise
     from grader.reporters.exercise_text import render_exercise
 
-    try:
-        ex = resolve_exercise(exercise)
-    except GraderError as exc:
-        raise _fail(exc) from None
-    typer.echo(render_exercise(ex))
+    typer.echo(render_exercise(_exercise(exercise)))
 
 
 @app.command("analyze")
@@ -78,13 +86,9 @@ def analyze_cmd(exercise: ExerciseArg, fmt: FormatOpt = Format.text) -> None:
     import json
 
     from grader.analyzer import analyze
-    from grader.exercises import resolve_exercise
     from grader.reporters.exercise_text import render_analysis
 
-    try:
-        ex = resolve_exercise(exercise)
-    except GraderError as exc:
-        raise _fail(exc) from None
+    ex = _exercise(exercise)
     result = analyze(ex.table)
     if fmt is Format.json:
         typer.echo(json.dumps({"exercise": ex.id, **result.to_dict()}, indent=2))
@@ -246,14 +250,9 @@ def import_trace_cmd(
 @app.command("template")
 def template_cmd(exercise: ExerciseArg) -> None:
     """Print a blank report to fill in for an exercise."""
-    from grader.exercises import resolve_exercise
     from grader.reporters.template import render_template
 
-    try:
-        ex = resolve_exercise(exercise)
-    except GraderError as exc:
-        raise _fail(exc) from None
-    typer.echo(render_template(ex))
+    typer.echo(render_template(_exercise(exercise)))
 
 
 @app.command("explain")
