@@ -276,3 +276,30 @@ def test_autograder_wheel_installs_and_carries_the_exercises(tmp_path: Path):
     assert (target / "grader" / "_bundled" / "exercises" / "partC.yaml").exists()
     assert (target / "grader" / "_bundled" / "rubrics" / "default.yaml").exists()
     assert (target / "grader" / "data" / "lexicon.yaml").exists()
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
+def test_html_report_renders_in_headless_chromium(class_outputs: Path, tmp_path: Path):
+    shot = tmp_path / "class.png"
+    proc = subprocess.run(
+        [
+            "chromium",
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--window-size=1100,1400",
+            f"--screenshot={shot}",
+            (class_outputs / "out.html").as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert shot.exists(), proc.stderr[-2000:]
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000

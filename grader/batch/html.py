@@ -22,21 +22,21 @@ def _histogram(summary: Summary) -> str:
     bar_w, height = 56, 160
     parts = [
         f'<svg role="img" aria-label="score histogram" width="{bar_w * len(BINS) + 20}" '
-        f'height="{height + 40}" xmlns="http://www.w3.org/2000/svg">'
+        f'height="{height + 50}" xmlns="http://www.w3.org/2000/svg">'
     ]
     for i, (b, n) in enumerate(zip(BINS, counts, strict=True)):
         h = round(height * n / top)
         x = 10 + i * bar_w
         parts.append(
-            f'<rect x="{x}" y="{height - h + 10}" width="{bar_w - 8}" height="{h}" '
+            f'<rect x="{x}" y="{height - h + 20}" width="{bar_w - 8}" height="{h}" '
             f'fill="#3b6fd4"><title>{b}-{b + 9 if b < 90 else 100}: {n}</title></rect>'
         )
         parts.append(
-            f'<text x="{x + (bar_w - 8) / 2}" y="{height + 26}" font-size="11" '
+            f'<text x="{x + (bar_w - 8) / 2}" y="{height + 36}" font-size="11" '
             f'text-anchor="middle">{b}</text>'
         )
         parts.append(
-            f'<text x="{x + (bar_w - 8) / 2}" y="{height - h + 6}" font-size="11" '
+            f'<text x="{x + (bar_w - 8) / 2}" y="{height - h + 16}" font-size="11" '
             f'text-anchor="middle">{n}</text>'
         )
     parts.append("</svg>")
