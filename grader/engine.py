@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from grader.analyzer import Analysis, analyze
 from grader.checks.registry import Context, Evidence, get_check
@@ -13,8 +14,7 @@ from grader.rubric import Rubric, criterion_titles, rubric_for
 LETTERS = ((90, "A"), (80, "B"), (70, "C"), (60, "D"))
 
 
-@dataclass(frozen=True)
-class CriterionResult:
+class CriterionResult(NamedTuple):
     id: str
     title: str
     passed: bool

@@ -11,8 +11,8 @@ from __future__ import annotations
 import inspect
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from grader.analyzer import Analysis
 from grader.errors import GraderError
@@ -20,14 +20,12 @@ from grader.exercises import Exercise
 from grader.report.model import Report, TextLine
 
 
-@dataclass(frozen=True)
-class Evidence:
+class Evidence(NamedTuple):
     line: int | None
     text: str
 
 
-@dataclass(frozen=True)
-class Verdict:
+class Verdict(NamedTuple):
     passed: bool
     evidence: Evidence
     detail: str = ""  # what was looked for and where, when nothing decided it
@@ -49,12 +47,11 @@ def _evidence(where: TextLine | Evidence | None, detail: str) -> Evidence:
     return Evidence(where.number, where.text)
 
 
-@dataclass(frozen=True)
-class Context:
+class Context(NamedTuple):
     report: Report
     exercise: Exercise
     analysis: Analysis
-    params: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, Any]
 
     @property
     def expected(self) -> str:
@@ -100,7 +97,8 @@ def check(check_id: str) -> Callable[[CheckFn], CheckFn]:
 
 
 def get_check(check_id: str) -> CheckKind:
-    load_all()
+    if check_id not in CHECKS:
+        load_all()
     if check_id not in CHECKS:
         known = ", ".join(sorted(CHECKS))
         raise GraderError(f"unknown check {check_id!r}; known checks: {known}")

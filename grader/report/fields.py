@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 
 from rapidfuzz import fuzz, process
 
@@ -45,7 +45,7 @@ class Field:
     value_lines: tuple[Line, ...]
     exact: bool  # the label is one of the accepted exact spellings
 
-    @property
+    @cached_property
     def value(self) -> str:
         """The value's lines, a hard-wrapped sentence joined back into one line."""
         out: list[str] = []

@@ -9,7 +9,7 @@ strictly after the current work ("only once the casts are gone would I look at a
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from grader.yamlload import package_data
@@ -59,8 +59,9 @@ _CLAUSE = re.compile(
 )
 
 
-def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE.split(text) if s and s.strip()]
+@lru_cache(maxsize=4096)
+def sentences(text: str) -> tuple[str, ...]:
+    return tuple(s.strip() for s in _SENTENCE.split(text) if s and s.strip())
 
 
 def clauses(text: str) -> list[str]:
@@ -107,6 +108,7 @@ def mentions(name: str, text: str, *, allow_negated: bool = False) -> list[re.Ma
 _LIST_ITEM = re.compile(r"[,;/]|\band\b")
 
 
+@lru_cache(maxsize=4096)
 def is_keyword_list(text: str) -> bool:
     """A line of bare terms ("copy, cast, dtype, bf16, fp32, tokenizer, CPU, TTFT, ...").
 
