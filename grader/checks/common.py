@@ -33,16 +33,17 @@ class Sentence(NamedTuple):
     line: TextLine
 
 
-_PRONOUN_START = re.compile(r"^(?:those|these|they|this|that|it|both|them)\b", re.IGNORECASE)
+_PRONOUN = re.compile(r"\b(?:those|these|they|this|that|it|both|them)\b", re.IGNORECASE)
 
 
-def iter_sentences(lines: list[TextLine]) -> Iterator[Sentence]:
-    """Sentences of each line; one that opens with a pronoun ("Those need explaining") is
-    read together with the sentence before it, which holds its subject."""
+def iter_sentences(lines: list[TextLine], join_pronouns: bool = True) -> Iterator[Sentence]:
+    """Sentences of each line; one that speaks through a pronoun ("Those need explaining",
+    "I want to know where it comes from") is read together with the sentence before it,
+    which holds its subject."""
     for tl in lines:
         previous = ""
         for s in sentences(tl.text):
-            if previous and _PRONOUN_START.match(s):
+            if join_pronouns and previous and _PRONOUN.search(s):
                 yield Sentence(f"{previous} {s}", tl)
             else:
                 yield Sentence(s, tl)

@@ -82,7 +82,7 @@ def separates_math_from_movement(ctx: Context) -> Verdict:
         KV-cache bookkeeping.
     """
     report = ctx.report
-    for s in iter_sentences(report.text_lines):
+    for s in iter_sentences(report.text_lines, join_pronouns=False):
         if co_occur(s.text, "movement", "dismissal"):
             return Verdict.no(Evidence(s.line.number, s.text), "treats the copies as normal")
     wrong = find_wrong_claim(report, "movement-bound", ctx.exercise.id)
