@@ -24,6 +24,9 @@ _MARKER = re.compile(
 )
 _DECOR = re.compile(r"^[\s*_`#>-]+")
 _ARROW = re.compile(r"^\s*(?:->|→|=>)")
+_LEAD_MARKER = re.compile(
+    r"\b(?:hyp\w*|tests?|checks?|for|experiments?)\.?\s+(?:h\s*)?([a-d1-9])\b", re.IGNORECASE
+)
 _HYPOTHESIS_START = re.compile(r"^\W*(?:h|hyp(?:othesis)?\.?\s*)\d\b", re.IGNORECASE)
 
 
@@ -48,7 +51,13 @@ class Section:
         return "\n".join([self.lead_rest, *[ln.text for ln in self.lines]]).strip()
 
     def units(self) -> list[Unit]:
-        return split_units(self.lines, self.lead_rest, self.lead.number)
+        units = split_units(self.lines, self.lead_rest, self.lead.number)
+        named = _LEAD_MARKER.search(
+            self.lead.text[: max(0, len(self.lead.text) - len(self.lead_rest))]
+        )
+        if units and named and units[0].line == self.lead.number and units[0].marker is None:
+            units[0] = units[0]._replace(marker=named.group(1).lower())  # "To test A: ..."
+        return units
 
     def list_items(self) -> list[Line]:
         """The items of the first list in the section, at its top level."""
@@ -149,7 +158,7 @@ def _ends(current: tuple[str, Line, str], line: Line) -> bool:
 def split_units(lines: tuple[Line, ...], lead_rest: str, lead_line: int) -> list[Unit]:
     """Units of a part: list items, or marked lines, or paragraphs."""
     units: list[Unit] = []
-    if lead_rest and (_MARKER.match(lead_rest) or len(lead_rest.split()) >= 3):
+    if lead_rest and (_MARKER.match(lead_rest) or len(lead_rest.split()) >= 2):
         units.append(Unit(lead_rest, lead_line, _marker(lead_rest), False))
     for line in lines:
         starts_new = (line.kind == "item" and line.first and line.level <= 1) or (
