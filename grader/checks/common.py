@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
-from grader.report.language import claim, clauses, concept, negated, sentences
+from grader.report.language import claim, concept, negated, sentences
 from grader.report.model import Report, TextLine
 
 CLASSES = ("movement-bound", "overhead-bound", "compute-bound", "host-bound")
@@ -164,11 +164,4 @@ def _find_wrong_claim(report: Report, expected: str, exercise_id: str) -> Senten
             for other in CLASSES:
                 if other != expected and claims_class(piece, other):
                     return Sentence(piece.strip(), s.line)
-    return None
-
-
-def first_clause_with(text: str, name: str) -> str | None:
-    for c in clauses(text):
-        if concept(name).search(c):
-            return c
     return None

@@ -9,7 +9,7 @@ from grader.checks.common import (
     iter_sentences,
 )
 from grader.checks.registry import Context, Evidence, Verdict, check
-from grader.report.language import concept, negated
+from grader.report.language import mentions
 
 EXPLAINED = {
     "movement-bound": "copies, casts or transfers as the problem to look at first",
@@ -105,7 +105,4 @@ def separates_math_from_movement(ctx: Context) -> Verdict:
 
 
 def _names_math_group(text: str) -> bool:
-    maths = [m for m in concept("math").finditer(text) if not negated(text, m.start(), m.end())]
-    if not maths:
-        return False
-    return any(not negated(text, m.start(), m.end()) for m in concept("math_group").finditer(text))
+    return bool(mentions("math", text)) and bool(mentions("math_group", text))

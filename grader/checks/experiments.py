@@ -9,9 +9,9 @@ from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.fields import Field
 from grader.report.language import (
     change_kinds,
-    concept,
     has,
     is_keyword_list,
+    mentions,
     negated,
     strip_asides,
 )
@@ -110,12 +110,7 @@ def _targets(text: str, bottleneck: str, params: dict[str, object]) -> bool:
             return False
         return about and action
     if bottleneck == "overhead-bound":
-        hits = [
-            m
-            for m in concept("fix_overhead").finditer(text)
-            if not negated(text, m.start(), m.end())
-        ]
-        return bool(hits)
+        return bool(mentions("fix_overhead", text))
     if bottleneck == "compute-bound":
         return has("fix_compute", text)
     return has("fix_host", text)

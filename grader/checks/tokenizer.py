@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 from grader.checks.registry import Context, Evidence, Verdict, check
-from grader.report.language import concept, negated
-
-
-def _said(name: str, text: str) -> bool:
-    return any(not negated(text, m.start(), m.end()) for m in concept(name).finditer(text))
+from grader.report.language import concept, mentions
 
 
 @check("tokenizer-outside-gpu")
@@ -39,7 +35,7 @@ def tokenizer_outside_gpu(ctx: Context) -> Verdict:
         nxt = lines[i + 1] if i + 1 < len(lines) else None
         if nxt is not None and nxt.where == tl.where and tl.where != "body":
             text = f"{text} {nxt.text}"
-        cpu, latency = _said("cpu_side", text), _said("latency", text)
+        cpu, latency = bool(mentions("cpu_side", text)), bool(mentions("latency", text))
         if cpu and latency:
             return Verdict.yes(Evidence(tl.number, tl.text))
         if (cpu or latency) and half is None:

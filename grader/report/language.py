@@ -105,9 +105,6 @@ def mentions(name: str, text: str, *, allow_negated: bool = False) -> list[re.Ma
     return out
 
 
-_LIST_ITEM = re.compile(r"[,;/]|\band\b")
-
-
 @lru_cache(maxsize=4096)
 def is_keyword_list(text: str) -> bool:
     """A line of bare terms ("copy, cast, dtype, bf16, fp32, tokenizer, CPU, TTFT, ...").

@@ -16,11 +16,6 @@ def _cells(line: str) -> list[str]:
     return [c.strip() for c in _SPLIT.split(line.strip())]
 
 
-def looks_like_course(text: str) -> bool:
-    first = next((ln for ln in text.splitlines() if ln.strip()), "")
-    return _cells(first)[:1] == ["op"] and "|" not in first
-
-
 def parse_course(text: str, file: str = "<table>", first_line: int = 1) -> Table:
     """Rows of a course table; tabs (or two or more spaces) separate the five columns."""
     lines = text.splitlines()
