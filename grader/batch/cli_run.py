@@ -21,9 +21,10 @@ def _progress(total: int):  # type: ignore[no-untyped-def]
     """A rich progress bar on stderr for a long batch at a terminal; else nothing."""
     if total <= PROGRESS_OVER or not sys.stderr.isatty():
         return None
+    from rich.console import Console
     from rich.progress import Progress
 
-    bar = Progress(transient=True, console=None)
+    bar = Progress(transient=True, console=Console(stderr=True))
     bar.start()
     task = bar.add_task("grading", total=total)
     return bar, task
