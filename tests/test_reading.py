@@ -69,6 +69,10 @@ def test_five_fields_in_any_layout(text):
         ("The attention op is already flash attention.", False),
         ("flash attention 31.7 ms is the second row.", False),
         ("Don't bother with xformers until the launch overhead is gone.", False),
+        ("I would not write and ship a FlashAttention-3 port now.", False),
+        ("Do not swap in FlashAttention-3 or xformers.", False),
+        ("We should avoid both FlashAttention-3 and xformers.", False),
+        ("The copies are not math and maybe try FlashAttention-3 too.", True),
     ],
 )
 def test_attention_proposals_respect_negation_and_order(sentence, proposed):
@@ -94,6 +98,13 @@ def test_attention_proposals_respect_negation_and_order(sentence, proposed):
             False,
         ),
         ("Top CUDA time: Compute-bound? Movement-bound?", False, False),
+        (
+            "Top CUDA time: copy_ and to are not model math and probably should not be there.",
+            True,
+            False,
+        ),
+        ("Top CUDA time: copy_ is bigger than everything else combined.", True, False),
+        ("Top CUDA time: copy_ is 61%, but attention is the real problem.", False, True),
     ],
 )
 def test_diagnosis_statements(sentence, states, wrong):

@@ -50,12 +50,12 @@ def iter_sentences(lines: list[TextLine], join_pronouns: bool = True) -> Iterato
             previous = s
 
 
-_TURN_TO_OTHER = re.compile(r";|\bwhereas\b|\bwhile\b|\bunlike\b")
+_TURN_TO_OTHER = re.compile(r";|\bwhereas\b|\bwhile\b|\bunlike\b|,?\s\bbut\b")
 
 
 @lru_cache(maxsize=8192)
 def parts(sentence: str) -> tuple[str, ...]:
-    """A sentence cut where it turns to another subject (";", "whereas", "while")."""
+    """A sentence cut where it turns to another subject (";", "whereas", "while", "but")."""
     return tuple(p for p in _TURN_TO_OTHER.split(sentence) if p.strip())
 
 
@@ -156,10 +156,10 @@ def find_wrong_claim(report: Report, expected: str, exercise_id: str) -> Sentenc
 
 def _find_wrong_claim(report: Report, expected: str, exercise_id: str) -> Sentence | None:
     for s in diagnosis_sentences(report):
+        if retracted(s.text, expected):
+            continue
         for piece in parts(s.text):
-            if not _CLAIM_WORDS.search(piece):
-                continue
-            if about_other_part(piece, exercise_id) or retracted(piece, expected):
+            if not _CLAIM_WORDS.search(piece) or about_other_part(piece, exercise_id):
                 continue
             for other in CLASSES:
                 if other != expected and claims_class(piece, other):

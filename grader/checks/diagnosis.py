@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from grader.checks.common import (
     co_occur,
     find_statement,
@@ -104,5 +106,12 @@ def separates_math_from_movement(ctx: Context) -> Verdict:
     return Verdict.yes(Evidence(movement.line.number, movement.text))
 
 
+_NOT_MATH = re.compile(r"\b(?:not|isn.t|aren.t) (?:the )?(?:model )?(?:math|work|compute)\b", re.I)
+
+
 def _names_math_group(text: str) -> bool:
-    return bool(mentions("math", text)) and bool(mentions("math_group", text))
+    """The math named as a group: "matmul + attention are the model's math", or the copies
+    said to be "not model math" beside the math ops they are set against."""
+    if not mentions("math", text):
+        return False
+    return bool(mentions("math_group", text)) or bool(_NOT_MATH.search(text))

@@ -59,6 +59,16 @@ _CLAUSE = re.compile(
 )
 
 
+# "and"/"or" starting a new predicate ("and probably should", "and is"); a plain "and"
+# keeps a negation's scope: "do not swap in FlashAttention-3 or xformers".
+_CONJUNCTION = re.compile(
+    r"\b(?:and|or|but)\s+(?=(?:probably|maybe|likely|possibly|clearly|certainly|definitely|so|"
+    r"then|thus|therefore|should|must|may|might|could|would|will|can|is|are|was|were|seems?|"
+    r"looks?)\b)",
+    re.IGNORECASE,
+)
+
+
 @lru_cache(maxsize=4096)
 def sentences(text: str) -> tuple[str, ...]:
     return tuple(s.strip() for s in _SENTENCE.split(text) if s and s.strip())
@@ -84,6 +94,9 @@ def negated(text: str, start: int, end: int, window: int = 8) -> bool:
     """Is the mention at text[start:end] negated, by a cue before it in its clause (within
     ``window`` words) or by a verdict after it ("... is the wrong next experiment")?"""
     before = text[_clause_start(text, start) : start]
+    # "not model math and probably should not be there": a cue before a conjunction that
+    # opens a new predicate belongs to the phrase it stands in, not to the one after it.
+    before = _CONJUNCTION.split(before)[-1]
     words = before.split()[-window:]
     if concept("negation_before").search(" ".join(words)):
         return True
