@@ -105,7 +105,9 @@ def grade_path(path: Path, exercise: str | None) -> Row:
 def warm_up(exercise: str | None) -> None:
     """Load what every report needs once: checks, exercises, rubrics, the lexicon's patterns."""
     from grader.exercises import exercise_files
+    from grader.report.language import precompile
 
+    precompile()
     names = [exercise] if exercise else [p.stem for p in exercise_files()]
     for name in names:
         ex, rubric, analysis = _exercise_bundle(name)

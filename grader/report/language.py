@@ -47,6 +47,17 @@ def change_kinds() -> dict[str, Pattern]:
     return {k: _compile(v) for k, v in _raw()["changes"].items()}
 
 
+def precompile() -> None:
+    """Compile every concept now (a batch does it once, before forking its workers)."""
+    raw = _raw()
+    for name, value in raw.items():
+        if isinstance(value, list) and all(isinstance(p, str) for p in value):
+            concept(name)
+    for bottleneck in raw["claims"]:
+        claim(bottleneck)
+    change_kinds()
+
+
 def has(name: str, text: str) -> bool:
     return bool(concept(name).search(text))
 
