@@ -9,12 +9,54 @@ strictly after the current work ("only once the casts are gone would I look at a
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import cache, lru_cache
 from typing import Any
 
 from grader.yamlload import package_data
 
-Pattern = re.Pattern[str]
+
+@lru_cache(maxsize=16384)
+def _lower(text: str) -> str:
+    return text.lower()
+
+
+class Pattern:
+    """A concept's expression, matched without regard to case.
+
+    The lexicon is written in lower case, so the text is lower-cased once (and remembered)
+    and matched case-sensitively, several times faster than IGNORECASE matching, which
+    folds every character it compares.  Positions are those of the original text; a text
+    whose lower-case form has another length (a few non-ASCII letters) is matched with
+    IGNORECASE instead.
+    """
+
+    __slots__ = ("_source", "_exact", "_folding")
+
+    def __init__(self, source: str) -> None:
+        self._source = source
+        self._exact = re.compile(source)
+        self._folding: re.Pattern[str] | None = None
+
+    def _pick(self, text: str) -> tuple[re.Pattern[str], str]:
+        low = _lower(text)
+        if len(low) == len(text):
+            return self._exact, low
+        if self._folding is None:
+            self._folding = re.compile(self._source, re.IGNORECASE)
+        return self._folding, text
+
+    def search(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        pattern, subject = self._pick(text)
+        return pattern.search(subject, pos)
+
+    def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        pattern, subject = self._pick(text)
+        return pattern.match(subject, pos)
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        pattern, subject = self._pick(text)
+        return pattern.finditer(subject)
 
 
 @cache
@@ -24,7 +66,7 @@ def _raw() -> dict[str, Any]:
 
 
 def _compile(patterns: list[str]) -> Pattern:
-    return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
+    return Pattern("|".join(f"(?:{p})" for p in patterns))
 
 
 @cache
@@ -58,6 +100,7 @@ def precompile() -> None:
     change_kinds()
 
 
+@lru_cache(maxsize=32768)
 def has(name: str, text: str) -> bool:
     return bool(concept(name).search(text))
 
@@ -120,13 +163,14 @@ def conditional_after(sentence: str) -> bool:
     return has("conditional_after", sentence)
 
 
-def mentions(name: str, text: str, *, allow_negated: bool = False) -> list[re.Match[str]]:
-    """Matches of a concept in ``text``; negated ones left out unless asked for."""
-    out = []
-    for m in concept(name).finditer(text):
-        if allow_negated or not negated(text, m.start(), m.end()):
-            out.append(m)
-    return out
+@lru_cache(maxsize=32768)
+def mentions(name: str, text: str) -> tuple[tuple[int, int], ...]:
+    """Where a concept is mentioned in ``text`` and not negated: (start, end) spans."""
+    return tuple(
+        (m.start(), m.end())
+        for m in concept(name).finditer(text)
+        if not negated(text, m.start(), m.end())
+    )
 
 
 @lru_cache(maxsize=4096)

@@ -15,7 +15,7 @@ from functools import cache
 from typing import NamedTuple
 
 from grader.report.document import Line
-from grader.report.language import _compile, _raw
+from grader.report.language import Pattern, _compile, _raw
 
 _LEAD = re.compile(r"^[\w*_`'’ /&+-]{1,40}?:\s")
 _MARKER = re.compile(
@@ -69,7 +69,7 @@ class Section:
 
 
 @cache
-def _section_patterns() -> dict[str, re.Pattern[str]]:
+def _section_patterns() -> dict[str, Pattern]:
     return {name: _compile(pats) for name, pats in _raw()["sections"].items()}
 
 
