@@ -26,7 +26,8 @@ class Pattern:
 
     The lexicon is written in lower case, so the text is lower-cased once (and remembered)
     and matched case-sensitively, several times faster than IGNORECASE matching, which
-    folds every character it compares.  Positions are those of the original text; a text
+    folds every character it compares (and ``\\b``/``\\w`` are ASCII for an ASCII pattern, as
+    the lexicon's words are).  Positions are those of the original text; a text
     whose lower-case form has another length (a few non-ASCII letters) is matched with
     IGNORECASE instead.
     """
@@ -35,7 +36,7 @@ class Pattern:
 
     def __init__(self, source: str) -> None:
         self._source = source
-        self._exact = re.compile(source)
+        self._exact = re.compile(source, re.ASCII) if source.isascii() else re.compile(source)
         self._folding: re.Pattern[str] | None = None
 
     def _pick(self, text: str) -> tuple[re.Pattern[str], str]:
