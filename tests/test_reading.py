@@ -128,6 +128,7 @@ def test_diagnosis_statements(sentence, states, wrong):
         ("torch.compile the decode step so the copies get fused away", 1),
         ("int8 quantization to make the matmuls faster", 1),
         ("with_stack, record_function, NVTX, torch.compile, CUDA graphs", 0),
+        ("CUDA-graph the decode step, or torch.compile it", 2),
     ],
 )
 def test_counting_experiments(value, count):
