@@ -26,12 +26,12 @@ def grade_text(
     return grade_report(report, exercise, rubric, analysis)
 
 
-def grade_parts(sub: Submission, exercise: str | None) -> list[tuple[str, str]]:
-    """(exercise, text) pairs to grade: the chosen exercise, or each part of the file."""
+def grade_parts(sub: Submission, exercise: Exercise | None) -> list[tuple[str, str]]:
+    """(exercise id, text) pairs to grade: the chosen exercise's part of the file (or all of
+    it), or else each ``## Part X`` of the file."""
     parts = split_parts(sub.text)
     if exercise is not None:
-        ex_id = resolve_exercise(exercise).id if exercise.endswith((".yaml", ".yml")) else exercise
-        return [(exercise, parts.get(ex_id, sub.text))]
+        return [(exercise.id, parts.get(exercise.id, sub.text))]
     if not parts:
         known = ", ".join(p.stem for p in exercise_files())
         raise GraderError(
@@ -42,8 +42,10 @@ def grade_parts(sub: Submission, exercise: str | None) -> list[tuple[str, str]]:
 
 
 def grade_submission(sub: Submission, exercise: str | None) -> list[GradeResult]:
+    chosen = resolve_exercise(exercise) if exercise is not None else None
     return [
-        grade_text(sub, resolve_exercise(name), text) for name, text in grade_parts(sub, exercise)
+        grade_text(sub, chosen or resolve_exercise(name), text)
+        for name, text in grade_parts(sub, chosen)
     ]
 
 

@@ -92,8 +92,9 @@ def grade_path(path: Path, exercise: str | None) -> Row:
         sub = read_submission(path)
         student = str(sub.front_matter.get("student") or student)
         row = Row(str(path), student)
-        for name, text in grade_parts(sub, exercise):
-            ex, rubric, analysis = _exercise_bundle(name)
+        chosen = _exercise_bundle(exercise) if exercise is not None else None
+        for name, text in grade_parts(sub, chosen[0] if chosen else None):
+            ex, rubric, analysis = chosen or _exercise_bundle(name)
             row.results.append(Graded.of(grade_text(sub, ex, text, rubric, analysis).to_dict()))
         return row
     except GraderError as exc:
