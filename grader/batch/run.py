@@ -105,17 +105,16 @@ def grade_path(path: Path, exercise: str | None) -> Row:
 
 def warm_up(exercise: str | None) -> None:
     """Load what every report needs once: checks, exercises, rubrics, the lexicon's patterns."""
+    from grader.engine import grade_report
     from grader.exercises import exercise_files
     from grader.report.language import precompile
+    from grader.report.model import Report
 
     precompile()
+    sample = "Workload: x\nHardware: y\nTop CUDA time: copies are the problem.\n"
     names = [exercise] if exercise else [p.stem for p in exercise_files()]
     for name in names:
         ex, rubric, analysis = _exercise_bundle(name)
-        from grader.engine import grade_report
-        from grader.report.model import Report
-
-        sample = "Workload: x\nHardware: y\nTop CUDA time: copies are the problem.\n"
         grade_report(Report.parse(sample), ex, rubric, analysis)
 
 
