@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from functools import cache
 
 from grader.checks.registry import Context, Evidence, Verdict, check
-from grader.report.language import Pattern, _compile, _raw
+from grader.report.language import _compile, _raw
 from grader.report.model import Report
+from grader.report.patterns import Pattern
 from grader.report.sections import Unit
 
 _INLINE_TEST = re.compile(

@@ -9,55 +9,11 @@ strictly after the current work ("only once the casts are gone would I look at a
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from functools import cache, lru_cache
 from typing import Any
 
+from grader.report.patterns import Pattern
 from grader.yamlload import package_data
-
-
-@lru_cache(maxsize=16384)
-def _lower(text: str) -> str:
-    return text.lower()
-
-
-class Pattern:
-    """A concept's expression, matched without regard to case.
-
-    The lexicon is written in lower case, so the text is lower-cased once (and remembered)
-    and matched case-sensitively, several times faster than IGNORECASE matching, which
-    folds every character it compares (and ``\\b``/``\\w`` are ASCII for an ASCII pattern, as
-    the lexicon's words are).  Positions are those of the original text; a text
-    whose lower-case form has another length (a few non-ASCII letters) is matched with
-    IGNORECASE instead.
-    """
-
-    __slots__ = ("_source", "_exact", "_folding")
-
-    def __init__(self, source: str) -> None:
-        self._source = source
-        self._exact = re.compile(source, re.ASCII) if source.isascii() else re.compile(source)
-        self._folding: re.Pattern[str] | None = None
-
-    def _pick(self, text: str) -> tuple[re.Pattern[str], str]:
-        low = _lower(text)
-        if len(low) == len(text):
-            return self._exact, low
-        if self._folding is None:
-            self._folding = re.compile(self._source, re.IGNORECASE)
-        return self._folding, text
-
-    def search(self, text: str, pos: int = 0) -> re.Match[str] | None:
-        pattern, subject = self._pick(text)
-        return pattern.search(subject, pos)
-
-    def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
-        pattern, subject = self._pick(text)
-        return pattern.match(subject, pos)
-
-    def finditer(self, text: str) -> Iterator[re.Match[str]]:
-        pattern, subject = self._pick(text)
-        return pattern.finditer(subject)
 
 
 @cache
@@ -67,7 +23,7 @@ def _raw() -> dict[str, Any]:
 
 
 def _compile(patterns: list[str]) -> Pattern:
-    return Pattern("|".join(f"(?:{p})" for p in patterns))
+    return Pattern.of(patterns)
 
 
 @cache

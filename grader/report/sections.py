@@ -15,7 +15,8 @@ from functools import cache
 from typing import NamedTuple
 
 from grader.report.document import Line
-from grader.report.language import Pattern, _compile, _raw
+from grader.report.language import _compile, _raw
+from grader.report.patterns import Pattern
 
 _LEAD = re.compile(r"^[\w*_`'’ /&+-]{1,40}?:\s")
 _MARKER = re.compile(

@@ -1,0 +1,80 @@
+"""The lexicon's compiled patterns match exactly what the lexicon's expressions say."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from grader.report.language import _raw
+from grader.report.patterns import Pattern, alternatives, hoist_boundary
+from tests.conftest import ROOT, SHARED
+
+
+@pytest.mark.parametrize(
+    ("source", "parts"),
+    [
+        (r"a|b", ["a", "b"]),
+        (r"\ba(?:x|y)\b|\bc", [r"\ba(?:x|y)\b", r"\bc"]),
+        (r"[|]|\||(a|b)", ["[|]", r"\|", "(a|b)"]),
+        (r"[]|]x|y", ["[]|]x", "y"]),
+        (r"[^]|]x|y", ["[^]|]x", "y"]),
+        (r"[\]|]x|y", [r"[\]|]x", "y"]),
+        ("plain", ["plain"]),
+    ],
+)
+def test_alternatives_split_only_at_top_level(source, parts):
+    assert alternatives(source) == parts
+
+
+def test_only_neighbouring_boundary_alternatives_are_grouped():
+    assert hoist_boundary([r"\ba|\bb", r"^c", r"\bd"]) == r"\b(?:a|b)|(?:^c)|\b(?:d)"
+
+
+def _entries() -> dict[str, list[str]]:
+    raw = _raw()
+    out = {k: v for k, v in raw.items() if isinstance(v, list)}
+    out.update({f"claim:{k}": v for k, v in raw["claims"].items()})
+    out.update({f"change:{k}": v for k, v in raw["changes"].items()})
+    return out
+
+
+def _corpus() -> list[str]:
+    lines: list[str] = []
+    for folder in (ROOT / "submissions", SHARED / "examples" / "submissions"):
+        for path in sorted(folder.glob("*.md")) if folder.is_dir() else []:
+            lines += [ln for ln in path.read_text().lower().splitlines() if ln.strip()]
+    return lines
+
+
+CORPUS = _corpus()
+ENTRIES = _entries()
+
+
+def _spans(pattern: re.Pattern[str], text: str) -> list[tuple[int, int]]:
+    return [m.span() for m in pattern.finditer(text)]
+
+
+@pytest.mark.parametrize("name", sorted(ENTRIES))
+def test_hoisted_concept_matches_as_written(name):
+    plain = re.compile("|".join(f"(?:{p})" for p in ENTRIES[name]), re.ASCII)
+    compiled = Pattern.of(ENTRIES[name])
+    assert CORPUS, "no labelled report to read"
+    for line in CORPUS:
+        assert _spans(plain, line) == [m.span() for m in compiled.finditer(line)], line
+
+
+WORDS = sorted({w for line in CORPUS for w in re.findall(r"[\w'_.()-]+", line)})
+
+
+@given(
+    st.lists(st.sampled_from(WORDS), max_size=14),
+    st.lists(st.sampled_from([" ", " ", " ", ", ", "; ", " - ", ". "]), min_size=14, max_size=14),
+)
+def test_hoisted_concepts_agree_on_any_mix_of_report_words(words, seps):
+    text = "".join(w + s for w, s in zip(words, seps, strict=False))
+    for parts in ENTRIES.values():
+        plain = re.compile("|".join(f"(?:{p})" for p in parts), re.ASCII)
+        assert _spans(plain, text) == [m.span() for m in Pattern.of(parts).finditer(text)]
