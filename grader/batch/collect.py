@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from pathlib import Path
 
 from grader.errors import GraderError, Location
@@ -16,18 +18,22 @@ def collect(paths: list[Path]) -> list[Path]:
     directory "alice.md", a broken link) is kept, so that it becomes an error row instead
     of vanishing.  The order is sorted and duplicates are dropped.
     """
-    found: set[Path] = set()
+    found: set[str] = set()
     for path in paths:
         if path.is_dir():
-            for candidate in path.rglob("*"):
-                if candidate.suffix.lower() in SUFFIXES and not _hidden(candidate, path):
-                    found.add(candidate)
+            found.update(_reports_below(str(path)))
         elif path.exists() or path.is_symlink():
-            found.add(path)
+            found.add(str(path))
         else:
             raise GraderError("no such file or folder", Location(str(path)))
-    return sorted(found)
+    return [Path(p) for p in sorted(found)]
 
 
-def _hidden(candidate: Path, root: Path) -> bool:
-    return any(part.startswith(".") for part in candidate.relative_to(root).parts)
+def _reports_below(root: str) -> Iterator[str]:
+    """Names ending in .md/.txt below ``root``, hidden files and folders left out; linked
+    folders are not followed (a link loop cannot hang the batch)."""
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        for name in (*files, *dirs):
+            if not name.startswith(".") and name.lower().endswith(SUFFIXES):
+                yield os.path.join(folder, name)
