@@ -18,6 +18,11 @@ def _lead_before(report: Report, tl: TextLine) -> str:
     return previous[-1].text if previous else ""
 
 
+_ASKS_CHANGE = re.compile(r"\b(?:try|swap|switch|replace)", re.IGNORECASE)
+_ATTENTION_WORD = re.compile(r"attention|kernel", re.IGNORECASE)
+_WAITS = re.compile(r"\b(?:wait\w*|idle\w*|starv\w*)\b", re.IGNORECASE)
+
+
 def attention_proposal(report: Report) -> tuple[TextLine, str] | None:
     return report.remember("attention-proposal", lambda: _attention_proposal(report))
 
@@ -45,9 +50,7 @@ def _attention_proposal(report: Report) -> tuple[TextLine, str] | None:
             if negated(s.text, m.start(), m.end()) or conditional_after(s.text):
                 continue
             cue = has("proposal", s.text)
-            if has("described", s.text) and not re.search(
-                r"\b(?:try|swap|switch|replace)", s.text, re.I
-            ):
+            if has("described", s.text) and not _ASKS_CHANGE.search(s.text):
                 continue
             in_next = tl.where == "next_experiment"
             bare_item = (
@@ -121,7 +124,7 @@ def fused_attention_wrong_here(ctx: Context) -> Verdict:
     scope = [t for t in report.lines_in("contrast")]
     if not scope:
         scope = [t for t in report.text_lines if t.where in ("body", "not_yet")]
-    scope = [t for t in scope if re.search(r"attention|kernel", t.text, re.I)]
+    scope = [t for t in scope if _ATTENTION_WORD.search(t.text)]
     no_cost = next((t for t in scope if has("no_attention_cost", t.text)), None)
     waiting = next(
         (t for t in scope if has("kernel_cannot_help", t.text) or _gpu_waits(t.text)), None
@@ -138,7 +141,4 @@ def fused_attention_wrong_here(ctx: Context) -> Verdict:
 
 
 def _gpu_waits(text: str) -> bool:
-    return any(
-        not negated(text, m.start(), m.end())
-        for m in re.finditer(r"\b(?:wait\w*|idle\w*|starv\w*)\b", text, re.I)
-    )
+    return any(not negated(text, m.start(), m.end()) for m in _WAITS.finditer(text))

@@ -30,6 +30,11 @@ def _close(x: float, target: float) -> bool:
     return abs(x - target) <= max(1.0, 0.1 * target)
 
 
+_DEVICE_WORD = re.compile(r"\b(?:gpu|cuda|device)\b", re.IGNORECASE)
+_MULTIPLE = re.compile(r"\bmore than|twice|double|\d\s*[x×]", re.IGNORECASE)
+_TURN_OR_STOP = re.compile(r";|\bwhereas\b|\bwhile\b|\bbut\b|(?<=\.)\s")
+
+
 @check("overhead-evidence")
 def overhead_evidence(ctx: Context) -> Verdict:
     """The overhead diagnosis is backed by the table's numbers.
@@ -58,12 +63,8 @@ def overhead_evidence(ctx: Context) -> Verdict:
         if many and _PER_CALL.search(s.text):
             return Verdict.yes(Evidence(s.line.number, s.text), "many tiny launches")
         has_loop = any(_close(n, loop_ms) for n in nums)
-        has_device = any(_close(n, device_ms) for n in nums) or re.search(
-            r"\b(?:gpu|cuda|device)\b", s.text, re.I
-        )
-        versus = any(_close(n, device_ms) for n in nums) or re.search(
-            r"\bmore than|twice|double|\d\s*[x×]", s.text, re.I
-        )
+        has_device = any(_close(n, device_ms) for n in nums) or _DEVICE_WORD.search(s.text)
+        versus = any(_close(n, device_ms) for n in nums) or _MULTIPLE.search(s.text)
         if has_loop and has_device and _COMPARE.search(s.text) and versus:
             return Verdict.yes(Evidence(s.line.number, s.text), "host time against device")
     return Verdict.no(
@@ -120,7 +121,7 @@ def _meaning_pieces(report: Report) -> list[tuple[str, frozenset[str], TextLine]
     for s in iter_sentences(scope):
         out.append((s.text, part_refs(s.text), s.line))
         carried: frozenset[str] = frozenset()
-        for piece in re.split(r";|\bwhereas\b|\bwhile\b|\bbut\b|(?<=\.)\s", s.text):
+        for piece in _TURN_OR_STOP.split(s.text):
             if not piece.strip():
                 continue
             carried = part_refs(piece) or carried

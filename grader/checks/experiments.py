@@ -51,6 +51,11 @@ def changes_in(text: str) -> set[str]:
     return found
 
 
+_ALTERNATIVES = re.compile(
+    r"\bor (?:try|use|maybe|alternatively)\b|\balternatively\b", re.IGNORECASE
+)
+
+
 def count_experiments(f: Field) -> tuple[int, str]:
     if is_keyword_list(f.value):
         return 0, "a list of terms, not an experiment"
@@ -64,7 +69,7 @@ def count_experiments(f: Field) -> tuple[int, str]:
         kinds |= changes_in(item)
     if len(kinds) >= 2:
         return len(kinds), "several changes: " + ", ".join(sorted(kinds))
-    if re.search(r"\bor (?:try|use|maybe|alternatively)\b|\balternatively\b", f.value, re.I):
+    if _ALTERNATIVES.search(f.value):
         return 2, "alternatives joined by 'or'"
     return 1, "one experiment"
 

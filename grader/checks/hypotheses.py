@@ -137,8 +137,11 @@ def experiment_per_hypothesis(ctx: Context) -> Verdict:
     )
 
 
+_WORD = re.compile(r"[A-Za-z]{2,}")
+
+
 def _is_test(text: str) -> bool:
-    return len(re.findall(r"[A-Za-z]{2,}", text)) >= _ACTION_WORDS
+    return len(_WORD.findall(text)) >= _ACTION_WORDS
 
 
 def _target(unit: Unit, hyps: list[Hypothesis], covered: dict[int, str]) -> int | None:

@@ -55,11 +55,15 @@ def not_yet_with_reason(ctx: Context) -> Verdict:
     return Verdict.no(Evidence(first.lead.number, first.lead.text), "names a thing but not why")
 
 
+_QUOTE = re.compile(r"[\"']")
+_RANGE_WORD = re.compile(r"record_function|nvtx|\brange", re.IGNORECASE)
+
+
 def range_names(text: str) -> list[str]:
     names: list[str] = []
     for m in _QUOTED.finditer(text):
         inner = next(g for g in m.groups() if g is not None)
-        if m.group(4) is not None and re.search(r"[\"']", inner):
+        if m.group(4) is not None and _QUOTE.search(inner):
             names += range_names(inner)
             continue
         inner = inner.strip()
@@ -83,9 +87,7 @@ def stretch_named_ranges(ctx: Context) -> Verdict:
     """
     report = ctx.report
     lines = report.section_lines("stretch") + [
-        t
-        for t in report.text_lines
-        if re.search(r"record_function|nvtx|\brange", t.text, re.I) and t.where != "stretch"
+        t for t in report.text_lines if _RANGE_WORD.search(t.text) and t.where != "stretch"
     ]
     names: list[str] = []
     first_line = None

@@ -37,6 +37,14 @@ class FieldSpec:
     aliases: tuple[str, ...]
 
 
+# A wrapped line that starts a new item rather than continuing the sentence above it.
+_NEW_ITEM = re.compile(r"(?:[A-Z]|\(?[a-h1-9]\)|[-*•]|->|→)")
+_ENDS_SENTENCE = re.compile(r"[.!?:]\s*$")
+_ALNUM = re.compile(r"[A-Za-z0-9]")
+_SLASH = re.compile(r"\s*/\s*")
+_WS = re.compile(r"\s+")
+
+
 @dataclass(frozen=True)
 class Field:
     spec: FieldSpec
@@ -51,9 +59,9 @@ class Field:
         out: list[str] = []
         previous: Line | None = None
         for line in self.value_lines:
-            new = re.match(r"(?:[A-Z]|\(?[a-h1-9]\)|[-*•]|->|→)", line.text)
+            new = _NEW_ITEM.match(line.text)
             wrapped = previous is not None and previous.block == line.block
-            if out and wrapped and not new and not re.search(r"[.!?:]\s*$", out[-1]):
+            if out and wrapped and not new and not _ENDS_SENTENCE.search(out[-1]):
                 out[-1] += " " + line.text
             else:
                 out.append(line.text)
@@ -63,7 +71,7 @@ class Field:
     @property
     def substantive(self) -> bool:
         text = self.value.strip()
-        return bool(re.search(r"[A-Za-z0-9]", text)) and not PLACEHOLDERS.match(text)
+        return bool(_ALNUM.search(text)) and not PLACEHOLDERS.match(text)
 
 
 @cache
@@ -79,8 +87,8 @@ def field_specs() -> tuple[tuple[FieldSpec, ...], int]:
 def normalise_label(label: str) -> str:
     text = _DECOR.sub("", label)
     text = _NUMBERING.sub("", text)
-    text = re.sub(r"\s*/\s*", "/", text.lower())
-    text = re.sub(r"\s+", " ", text).strip(" .:-–—")
+    text = _SLASH.sub("/", text.lower())
+    text = _WS.sub(" ", text).strip(" .:-–—")
     return text
 
 

@@ -130,6 +130,15 @@ def mentions(name: str, text: str) -> tuple[tuple[int, int], ...]:
     )
 
 
+_LIST_SEPARATOR = re.compile(r"[,;]")
+_PARENTHESES = re.compile(r"\([^()]*\)")
+_ASIDE = re.compile(
+    r"\s(?:so|so that|because|since|which|in order to|to (?:see|find|check|confirm|make|"
+    r"measure|know|learn|identify|locate|tell|get|verify|attribute|compare|read|record))\b"
+    r"|,\s*which\b|\s[\u2014\u2013]\s|\s-\s"
+)
+
+
 @lru_cache(maxsize=4096)
 def is_keyword_list(text: str) -> bool:
     """A line of bare terms ("copy, cast, dtype, bf16, fp32, tokenizer, CPU, TTFT, ...").
@@ -140,7 +149,7 @@ def is_keyword_list(text: str) -> bool:
     body = text.split(":", 1)[1] if has("glossary_lead", text) and ":" in text else text
     if has("glossary_lead", text):
         return True
-    items = [i.strip() for i in re.split(r"[,;]", body) if i.strip()]
+    items = [i.strip() for i in _LIST_SEPARATOR.split(body) if i.strip()]
     if len(items) < 5:
         return False
     short = sum(1 for i in items if len(i.split()) <= 3)
@@ -149,13 +158,6 @@ def is_keyword_list(text: str) -> bool:
 
 def strip_asides(text: str) -> str:
     """Drop parentheses, and purpose or reason clauses ("so that ...", "to see ...")."""
-    out = re.sub(r"\([^()]*\)", " ", text)
-    out = re.sub(r"\([^()]*\)", " ", out)
-    out = re.split(
-        r"\s(?:so|so that|because|since|which|in order to|to (?:see|find|check|confirm|make|"
-        r"measure|know|learn|identify|locate|tell|get|verify|attribute|compare|read|record))\b"
-        r"|,\s*which\b|\s[\u2014\u2013]\s|\s-\s",
-        out,
-        maxsplit=1,
-    )[0]
-    return out
+    out = _PARENTHESES.sub(" ", text)
+    out = _PARENTHESES.sub(" ", out)
+    return _ASIDE.split(out, maxsplit=1)[0]

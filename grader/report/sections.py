@@ -69,6 +69,11 @@ class Section:
         return [ln for ln in items if ln.list_id == first_list]
 
 
+# What is left of a lead before its separator ("Hypotheses (two):" -> "(two):").
+_LEAD_TAIL = re.compile(r"^[^:—–-]{0,40}?[:—–-]\s*")
+_SEPARATOR = re.compile(r"[:—–-]")
+
+
 @cache
 def _section_patterns() -> dict[str, Pattern]:
     return {name: _compile(pats) for name, pats in _raw()["sections"].items()}
@@ -81,11 +86,7 @@ def section_of(text: str) -> tuple[str, str] | None:
         m = pattern.match(plain)
         if m:
             rest = plain[m.end() :]
-            rest = (
-                re.sub(r"^[^:—–-]{0,40}?[:—–-]\s*", "", rest, count=1)
-                if re.search(r"[:—–-]", rest[:45])
-                else rest
-            )
+            rest = _LEAD_TAIL.sub("", rest, count=1) if _SEPARATOR.search(rest[:45]) else rest
             return name, rest.strip(" *_")
     return None
 
