@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
@@ -54,6 +54,7 @@ PIECES = st.sampled_from(
 )
 
 
+@settings(max_examples=1500)
 @given(st.lists(PIECES, max_size=20).map("".join))
 def test_inline_text_equals_a_full_parse(content):
     assert [_clean(p) for p in inline_text(content).split("\n")] == _full_text(content)

@@ -41,8 +41,10 @@ def _parser() -> Any:
 
 
 # The characters that can start inline markup under the rules left enabled (escapes, code
-# spans, emphasis, links); text without them parses to itself, line breaks aside.
-_MARKUP = re.compile(r"[\\`*_\[]")
+# spans, emphasis, links); text without them parses to itself, line breaks aside.  A run of
+# underscores right after a letter or digit ("copy_", "key_averages") can never open
+# emphasis in CommonMark, so only a run after anything else counts.
+_MARKUP = re.compile(r"[\\`*\[]|(?<!\w)_")
 
 
 def inline_text(content: str) -> str:
