@@ -9,7 +9,9 @@ from pathlib import Path
 from grader.errors import GraderError, Location
 from grader.report.document import MAX_BYTES
 
-_PART_HEADING = re.compile(r"^\s{0,3}#{1,6}\s*(?:\*\*)?part\s*([abc])\b", re.IGNORECASE)
+_PART_HEADING = re.compile(
+    r"^[ \t]{0,3}#{1,6}[ \t]*(?:\*\*)?part[ \t]*([abc])\b", re.IGNORECASE | re.MULTILINE
+)
 _FRONT = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.DOTALL)
 
 
@@ -79,7 +81,7 @@ def split_parts(text: str) -> dict[str, str]:
     """
     lines = text.split("\n")
     starts = [
-        (i, m.group(1).upper()) for i, ln in enumerate(lines) if (m := _PART_HEADING.match(ln))
+        (text.count("\n", 0, m.start()), m.group(1).upper()) for m in _PART_HEADING.finditer(text)
     ]
     parts: dict[str, str] = {}
     for n, (start, letter) in enumerate(starts):

@@ -44,7 +44,7 @@ def _parser() -> Any:
 # spans, emphasis, links); text without them parses to itself, line breaks aside.  A run of
 # underscores right after a letter or digit ("copy_", "key_averages") can never open
 # emphasis in CommonMark, so only a run after anything else counts.
-_MARKUP = re.compile(r"[\\`*\[]|(?<!\w)_")
+_MARKUP = re.compile(r"[\\`*\[]|_(?<!\w_)")
 
 
 def inline_text(content: str) -> str:
@@ -61,7 +61,7 @@ def inline_text(content: str) -> str:
     return "".join(out)
 
 
-_SPACES = re.compile(r"[ \t\u00a0]+")
+_SPACES = re.compile(r"[ \t\u00a0]{2,}|[\t\u00a0]")  # a single space is left as it is
 
 
 def _clean(text: str) -> str:
