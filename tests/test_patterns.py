@@ -78,3 +78,11 @@ def test_hoisted_concepts_agree_on_any_mix_of_report_words(words, seps):
     for parts in ENTRIES.values():
         plain = re.compile("|".join(f"(?:{p})" for p in parts), re.ASCII)
         assert _spans(plain, text) == [m.span() for m in Pattern.of(parts).finditer(text)]
+
+
+def test_any_change_finds_a_change_exactly_when_some_kind_does():
+    from grader.report.language import any_change, change_kinds
+
+    for line in CORPUS:
+        some = any(p.search(line) for p in change_kinds().values())
+        assert bool(any_change().search(line)) == some, line

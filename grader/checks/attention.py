@@ -44,7 +44,7 @@ def _attention_proposal(report: Report) -> tuple[TextLine, str] | None:
         ]
     for s in iter_sentences(lines):
         tl = s.line
-        if tl.where == "not_yet":
+        if tl.where == "not_yet" or not has("attention_kernel", s.text):
             continue
         for m in concept("attention_kernel").finditer(s.text):
             if negated(s.text, m.start(), m.end()) or conditional_after(s.text):

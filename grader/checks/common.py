@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
-from grader.report.language import claim, concept, negated, sentences
+from grader.report.language import claimed, has, mentions, sentences
 from grader.report.model import Report, TextLine
 from grader.report.patterns import Pattern
 
@@ -85,21 +85,20 @@ def about_other_part(text: str, exercise_id: str) -> bool:
 
 def co_occur(text: str, subject: str, judgement: str) -> bool:
     """A subject and a judgement in one text, neither negated."""
-    if not concept(judgement).search(text):
-        return False
-    subj = [m for m in concept(subject).finditer(text) if not negated(text, m.start(), m.end())]
-    if not subj:
-        return False
-    return any(not negated(text, m.start(), m.end()) for m in concept(judgement).finditer(text))
+    return (
+        has(judgement, text)
+        and has(subject, text)
+        and bool(mentions(subject, text))
+        and bool(mentions(judgement, text))
+    )
 
 
 def states_class(text: str, bottleneck: str) -> bool:
     """The text says the run is limited by ``bottleneck`` (not as a question, not negated)."""
     if text.rstrip().endswith("?"):
         return False
-    for m in claim(bottleneck).finditer(text):
-        if not negated(text, m.start(), m.end()):
-            return True
+    if claimed(bottleneck, text):
+        return True
     subject, judgement = DIAGNOSIS[bottleneck]
     return co_occur(text, subject, judgement)
 
@@ -111,7 +110,7 @@ def claims_class(text: str, bottleneck: str) -> bool:
     """The text names ``bottleneck`` outright as the limit ("this run is compute-bound")."""
     if text.rstrip().endswith("?") or not _CLAIM_WORDS.search(text):
         return False
-    return any(not negated(text, m.start(), m.end()) for m in claim(bottleneck).finditer(text))
+    return claimed(bottleneck, text)
 
 
 def diagnosis_lines(report: Report) -> list[TextLine]:

@@ -8,6 +8,7 @@ from grader.checks.attention import attention_proposal
 from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.fields import Field
 from grader.report.language import (
+    any_change,
     change_kinds,
     has,
     is_keyword_list,
@@ -43,7 +44,9 @@ def _items(f: Field) -> list[str]:
 def changes_in(text: str) -> set[str]:
     """Kinds of change named in ``text`` outside asides and purpose clauses, not negated."""
     main = strip_asides(text)
-    found = set()
+    found: set[str] = set()
+    if not any_change().search(main):
+        return found
     for kind, pattern in change_kinds().items():
         for m in pattern.finditer(main):
             if not negated(main, m.start(), m.end()):

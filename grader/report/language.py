@@ -46,6 +46,12 @@ def change_kinds() -> dict[str, Pattern]:
     return {k: _compile(v) for k, v in _raw()["changes"].items()}
 
 
+@cache
+def any_change() -> Pattern:
+    """Every kind of change in one expression: one scan tells whether any is named."""
+    return _compile([p for v in _raw()["changes"].values() for p in v])
+
+
 def precompile() -> None:
     """Compile every concept now (a batch does it once, before forking its workers)."""
     raw = _raw()
@@ -55,6 +61,7 @@ def precompile() -> None:
     for bottleneck in raw["claims"]:
         claim(bottleneck)
     change_kinds()
+    any_change()
 
 
 @lru_cache(maxsize=32768)
@@ -137,6 +144,12 @@ _ASIDE = re.compile(
     r"measure|know|learn|identify|locate|tell|get|verify|attribute|compare|read|record))\b"
     r"|,\s*which\b|\s[\u2014\u2013]\s|\s-\s"
 )
+
+
+@lru_cache(maxsize=32768)
+def claimed(bottleneck: str, text: str) -> bool:
+    """Does ``text`` claim the class outright ("compute-bound"), not negated?"""
+    return any(not negated(text, m.start(), m.end()) for m in claim(bottleneck).finditer(text))
 
 
 @lru_cache(maxsize=4096)
