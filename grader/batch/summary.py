@@ -71,7 +71,9 @@ class Summary:
             self.scores.append(result.score)
             self.letters[result.grade] += 1
             for cid, passed, _ in result.criteria:
-                stat = self.criteria.setdefault(cid, CriterionStat(cid, titles.get(cid, cid)))
+                stat = self.criteria.get(cid)
+                if stat is None:
+                    stat = self.criteria[cid] = CriterionStat(cid, titles.get(cid, cid))
                 stat.total += 1
                 stat.passed += passed
             for cid, line, text in result.failing:
