@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,14 +28,18 @@ class Submission:
 def read_submission(path: Path) -> Submission:
     file = str(path)
     try:
-        if path.is_dir():
-            raise GraderError("is a directory, expected a markdown report", Location(file))
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise GraderError(
-                f"is {size:,} bytes; a report may be at most {MAX_BYTES:,} bytes", Location(file)
-            )
-        data = path.read_bytes()
+        with open(path, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            if stat.S_ISDIR(info.st_mode):
+                raise IsADirectoryError
+            if info.st_size > MAX_BYTES:
+                raise GraderError(
+                    f"is {info.st_size:,} bytes; a report may be at most {MAX_BYTES:,} bytes",
+                    Location(file),
+                )
+            data = handle.read()
+    except IsADirectoryError:
+        raise GraderError("is a directory, expected a markdown report", Location(file)) from None
     except FileNotFoundError:
         raise GraderError("no such file", Location(file)) from None
     except PermissionError:

@@ -61,11 +61,13 @@ def inline_text(content: str) -> str:
     return "".join(out)
 
 
-_SPACES = re.compile(r"[ \t\u00a0]{2,}|[\t\u00a0]")  # a single space is left as it is
+_SPACES = re.compile(r"[ \t\u00a0]+")
 
 
 def _clean(text: str) -> str:
-    return _SPACES.sub(" ", text).strip()
+    if "  " in text or "\t" in text or "\u00a0" in text:  # most lines have nothing to collapse
+        text = _SPACES.sub(" ", text)
+    return text.strip()
 
 
 def parse_document(text: str) -> list[Line]:
