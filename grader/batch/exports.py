@@ -49,22 +49,22 @@ def write_csv(path: Path, rows: list[Row]) -> None:
 def write_json(path: Path, rows: list[Row], summary: Summary) -> None:
     """``{"reports": [...], "summary": {...}}``: each graded part's JSON with its student and
     file first, and an error entry for a report that could not be graded.  Entries are
-    written one by one from the workers' JSON text, never held twice in memory."""
-    with atomic_open(path) as handle:
-        handle.write('{"reports": [')
-        sep = ""
+    written one by one as the workers encoded them, never held twice in memory."""
+    with atomic_open(path, "wb") as handle:
+        handle.write(b'{"reports": [')
+        sep = b""
         for row in rows:
-            head = json.dumps({"student": row.student, "file": row.file})[:-1]
             if row.error:
-                handle.write(f"{sep}{head}, {json.dumps({'error': row.error})[1:]}")
-                sep = ", "
+                error = {"student": row.student, "file": row.file, "error": row.error}
+                handle.write(sep + json.dumps(error).encode("ascii"))
+                sep = b", "
             for r in row.results:
-                handle.write(f"{sep}{head}, ")
-                handle.write(r.json[1:])
-                sep = ", "
-        handle.write('], "summary": ')
-        handle.write(json.dumps(summary.to_dict()))
-        handle.write("}\n")
+                handle.write(sep)
+                handle.write(r.entry)
+                sep = b", "
+        handle.write(b'], "summary": ')
+        handle.write(json.dumps(summary.to_dict()).encode("ascii"))
+        handle.write(b"}\n")
 
 
 _UNSAFE = re.compile(r"[^\w.@+-]+")

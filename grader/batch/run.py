@@ -24,10 +24,11 @@ SMALL_BATCH = 24  # below this, a process pool costs more than it saves
 
 @dataclass(frozen=True)
 class Graded:
-    """One graded part, as a batch needs it: the figures, and the full JSON as text.
+    """One graded part, as a batch needs it: the figures, and its entry of the JSON output.
 
-    Workers serialise the JSON themselves, so the parent neither rebuilds nor re-encodes
-    ten thousand results; feedback and the HTML report read it back only when asked for.
+    Workers serialise the entry themselves (student and file first, then the single-report
+    JSON), so the parent neither rebuilds nor re-encodes ten thousand results; feedback and
+    Gradescope read it back only when asked for.
     """
 
     exercise: str
@@ -35,10 +36,10 @@ class Graded:
     grade: str
     criteria: tuple[tuple[str, bool, float], ...]  # id, passed, points
     failing: tuple[tuple[str, int | None, str], ...]  # id, line, evidence text
-    json: str
+    entry: bytes  # ASCII JSON
 
     @classmethod
-    def of(cls, result: dict[str, Any]) -> Graded:
+    def of(cls, result: dict[str, Any], student: str, file: str) -> Graded:
         crits = result["criteria"]
         return cls(
             exercise=result["exercise"],
@@ -50,11 +51,11 @@ class Graded:
                 for c in crits
                 if not c["passed"]
             ),
-            json=json.dumps(result),
+            entry=json.dumps({"student": student, "file": file, **result}).encode("ascii"),
         )
 
     def data(self) -> dict[str, Any]:
-        loaded: dict[str, Any] = json.loads(self.json)
+        loaded: dict[str, Any] = json.loads(self.entry)
         return loaded
 
 
@@ -95,7 +96,8 @@ def grade_path(path: Path, exercise: str | None) -> Row:
         chosen = _exercise_bundle(exercise) if exercise is not None else None
         for name, text in grade_parts(sub, chosen[0] if chosen else None):
             ex, rubric, analysis = chosen or _exercise_bundle(name)
-            row.results.append(Graded.of(grade_text(sub, ex, text, rubric, analysis).to_dict()))
+            result = grade_text(sub, ex, text, rubric, analysis).to_dict()
+            row.results.append(Graded.of(result, student, row.file))
         return row
     except GraderError as exc:
         return Row(str(path), student, error=exc.message if exc.location else str(exc))
