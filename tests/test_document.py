@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from grader.report.document import _clean, inline_text, parse_document
+from grader.report.document import _clean, _parser, inline_text, parse_document, parser_for
 from grader.submission import split_parts
 
 FULL = MarkdownIt("commonmark", {"html": False}).enable("table")
@@ -80,3 +80,62 @@ def test_part_headings_split_a_file_and_keep_line_numbers():
     assert parts["partB"].split("\n")[3:5] == ["  ### part b", "Workload: b"]
     assert parts["partA"].split("\n")[1:3] == ["## Part A", "Workload: a"]
     assert parts["partA"].split("\n")[3] == ""
+
+
+def _tokens(md, text: str) -> list[tuple]:
+    return [(t.type, t.map, t.content, t.tag, t.markup, t.info, t.level) for t in md.parse(text)]
+
+
+BLOCK_PIECES = st.sampled_from(
+    [
+        "foo",
+        "bar baz",
+        " ",
+        "  ",
+        "   ",
+        "    ",
+        "\t",
+        "\n",
+        "\n",
+        "\n",
+        "- ",
+        "* ",
+        "+ ",
+        "1. ",
+        "2) ",
+        "> ",
+        "|",
+        " | ",
+        "---",
+        "-",
+        "--",
+        "***",
+        "* * *",
+        "_ _ _",
+        "___",
+        "===",
+        "=",
+        "```",
+        "~~~",
+        "#",
+        "## ",
+        ":",
+        "|---|",
+        "| - |",
+        "x|y",
+    ]
+)
+
+
+@settings(max_examples=3000)
+@given(st.lists(BLOCK_PIECES, max_size=30).map("".join))
+def test_leaving_out_block_rules_a_text_cannot_use_changes_no_token(text):
+    assert _tokens(parser_for(text), text) == _tokens(_parser(), text)
+
+
+def test_every_labelled_report_parses_the_same_with_fewer_rules(root):
+    folders = [root / "submissions", root.parent / "shared" / "examples" / "submissions"]
+    texts = [p.read_text() for f in folders if f.is_dir() for p in sorted(f.glob("*.md"))]
+    assert texts
+    for text in texts:
+        assert _tokens(parser_for(text), text) == _tokens(_parser(), text)
