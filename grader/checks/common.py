@@ -42,13 +42,20 @@ def iter_sentences(lines: list[TextLine], join_pronouns: bool = True) -> Iterato
     "I want to know where it comes from") is read together with the sentence before it,
     which holds its subject."""
     for tl in lines:
-        previous = ""
-        for s in sentences(tl.text):
-            if join_pronouns and previous and _PRONOUN.search(s):
-                yield Sentence(f"{previous} {s}", tl)
-            else:
-                yield Sentence(s, tl)
-            previous = s
+        for s in line_sentences(tl.text, join_pronouns):
+            yield Sentence(s, tl)
+
+
+@lru_cache(maxsize=8192)
+def line_sentences(text: str, join_pronouns: bool = True) -> tuple[str, ...]:
+    """The sentences of one line as ``iter_sentences`` reads them (remembered: every check
+    reads the same lines)."""
+    out: list[str] = []
+    previous = ""
+    for s in sentences(text):
+        out.append(f"{previous} {s}" if join_pronouns and previous and _PRONOUN.search(s) else s)
+        previous = s
+    return tuple(out)
 
 
 _TURN_TO_OTHER = re.compile(r";|\bwhereas\b|\bwhile\b|\bunlike\b|,?\s\bbut\b")
