@@ -164,6 +164,49 @@ def _fast_report(argv: list[str]) -> int | None:
     return run_report(Path(ns.report), ns.exercise, Format(ns.fmt), ns.fail_under)
 
 
+def fast_batch_parser() -> argparse.ArgumentParser:
+    """The options of ``grade batch`` for the fast path; a test keeps them equal to typer's."""
+    parser = argparse.ArgumentParser(prog="grade batch", add_help=False, exit_on_error=False)
+    parser.add_argument("paths", nargs="+")
+    parser.add_argument("--exercise", "-e", default=None)
+    for option, dest in (
+        ("--csv", "csv_out"),
+        ("--json", "json_out"),
+        ("--feedback-dir", "feedback_dir"),
+        ("--html", "html_out"),
+        ("--gradescope", "gradescope_out"),
+    ):
+        parser.add_argument(option, dest=dest, type=Path, default=None)
+    parser.add_argument("--workers", "-j", type=int, default=None)
+    return parser
+
+
+def _fast_batch(argv: list[str]) -> int | None:
+    """``grade batch`` with the stdlib parser (see ``_fast_report``); None sends it to typer."""
+    from grader.batch.cli_run import run_batch
+
+    try:
+        ns, rest = fast_batch_parser().parse_known_args(argv)
+    except (argparse.ArgumentError, SystemExit):
+        return None
+    if rest or (ns.workers is not None and ns.workers < 1):
+        return None
+    try:
+        return run_batch(
+            [Path(p) for p in ns.paths],
+            ns.exercise,
+            ns.csv_out,
+            ns.json_out,
+            ns.feedback_dir,
+            ns.html_out,
+            ns.gradescope_out,
+            ns.workers,
+        )
+    except GraderError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        return 2
+
+
 @app.command("batch")
 def batch_cmd(
     paths: Annotated[list[Path], typer.Argument(help="report files and folders of reports")],
@@ -277,6 +320,10 @@ def main() -> None:
         if code is not None:
             raise SystemExit(code)
         argv = ["report", *argv]
+    elif argv and argv[0] == "batch":
+        code = _fast_batch(argv[1:])
+        if code is not None:
+            raise SystemExit(code)
     elif argv and argv[0] == "--version":
         from grader import __version__
 

@@ -165,3 +165,21 @@ def test_fast_report_parser_has_the_options_of_the_report_command():
         if a.option_strings
     }
     assert {k: (v.value if hasattr(v, "value") else v) for k, v in typer_opts.items()} == fast_opts
+
+
+def test_fast_batch_parser_has_the_options_of_the_batch_command():
+    """`grade batch` is parsed by argparse for speed; it must take typer's options."""
+    import typer.main
+
+    from grader.cli import fast_batch_parser
+
+    command = typer.main.get_command(app).commands["batch"]  # type: ignore[attr-defined]
+    typer_opts = {
+        tuple(sorted(p.opts)): p.default for p in command.params if p.opts[0].startswith("-")
+    }
+    fast_opts = {
+        tuple(sorted(a.option_strings)): a.default
+        for a in fast_batch_parser()._actions
+        if a.option_strings
+    }
+    assert typer_opts == fast_opts
