@@ -317,9 +317,7 @@ def _main(monkeypatch, *argv: str) -> int:
     return int(exit_.value.code or 0)
 
 
-def test_console_batch_takes_the_fast_parser_and_writes_the_same_csv(
-    tmp_path, monkeypatch, capsys
-):
+def test_console_batch_takes_the_fast_parser_and_writes_the_same_csv(tmp_path, monkeypatch, capsys):
     fast = tmp_path / "fast.csv"
     assert _main(monkeypatch, "batch", str(SUBMISSIONS), "-e", "partA", "--csv", str(fast)) == 0
     assert "reports graded" in capsys.readouterr().out
