@@ -86,3 +86,34 @@ def test_any_change_finds_a_change_exactly_when_some_kind_does():
     for line in CORPUS:
         some = any(p.search(line) for p in change_kinds().values())
         assert bool(any_change().search(line)) == some, line
+
+
+def test_one_expression_for_part_leads_picks_the_part_trying_each_in_turn_would():
+    from grader.report.sections import _DECOR, section_of
+
+    parts = {name: Pattern.of(p) for name, p in _raw()["sections"].items()}
+    raw_lines = list(CORPUS) + [
+        f"{lead} {rest}"
+        for lead in (
+            "Hypotheses:",
+            "Experiments",
+            "Not yet:",
+            "Stretch -",
+            "Contrast with Part A:",
+            "**Hypotheses (two):**",
+            "Not yet",
+            "contrast",
+        )
+        for rest in ("", "slice the cache", "— two of them")
+    ]
+    seen = set()
+    for line in raw_lines:
+        plain = _DECOR.sub("", line).strip()
+        first = next(((n, p.match(plain)) for n, p in parts.items() if p.match(plain)), None)
+        got = section_of(line)
+        if first is None:
+            assert got is None, line
+        else:
+            assert got is not None and got[0] == first[0], line
+            seen.add(first[0])
+    assert seen == set(parts)  # every part's lead was exercised

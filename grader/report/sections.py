@@ -15,7 +15,7 @@ from functools import cache
 from typing import NamedTuple
 
 from grader.report.document import Line
-from grader.report.language import _compile, _raw
+from grader.report.language import _raw
 from grader.report.patterns import Pattern
 
 _LEAD = re.compile(r"^[\w*_`'’ /&+-]{1,40}?:\s")
@@ -75,20 +75,27 @@ _SEPARATOR = re.compile(r"[:—–-]")
 
 
 @cache
-def _section_patterns() -> dict[str, Pattern]:
-    return {name: _compile(pats) for name, pats in _raw()["sections"].items()}
+def _section_leads() -> Pattern:
+    """Every part's lead words in one expression, a named group per part, in the lexicon's
+    order: matched at the start of a line, the first part whose lead fits wins, as if each
+    were tried in turn."""
+    return Pattern(
+        "|".join(
+            f"(?P<{name}>{Pattern.of(pats).source})" for name, pats in _raw()["sections"].items()
+        )
+    )
 
 
 def section_of(text: str) -> tuple[str, str] | None:
     """The part a line opens, and the rest of the line after its lead words."""
     plain = _DECOR.sub("", text).strip()
-    for name, pattern in _section_patterns().items():
-        m = pattern.match(plain)
-        if m:
-            rest = plain[m.end() :]
-            rest = _LEAD_TAIL.sub("", rest, count=1) if _SEPARATOR.search(rest[:45]) else rest
-            return name, rest.strip(" *_")
-    return None
+    m = _section_leads().match(plain)
+    if m is None:
+        return None
+    name = next(n for n, g in m.groupdict().items() if g is not None)
+    rest = plain[m.end() :]
+    rest = _LEAD_TAIL.sub("", rest, count=1) if _SEPARATOR.search(rest[:45]) else rest
+    return name, rest.strip(" *_")
 
 
 def find_sections(lines: list[Line], field_lines: set[int]) -> dict[str, list[Section]]:
