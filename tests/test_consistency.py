@@ -124,6 +124,10 @@ def test_readme_commands_are_real():
     ci = (ROOT / ".ci" / "run").read_text()
     assert shlex.split(lines[1].split("&&")[0])[:3] == ["pip", "install", "-e"]
     assert "pip install -q -e '.[test]' && pytest" in ci
+    benches = re.findall(r"python (bench/\S+\.py)", readme)
+    assert "bench/instructions.py" in benches
+    for script in benches:
+        assert (ROOT / script).is_file(), script
 
 
 def test_rubric_naming_an_unknown_criterion_lists_the_known(tmp_path: Path):
