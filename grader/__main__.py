@@ -1,5 +1,5 @@
 """``python -m grader`` is the ``grade`` command."""
 
-from grader.cli import main
+from grader.console import main
 
 main()

@@ -80,7 +80,7 @@ def build_wheel() -> tuple[str, bytes]:
     files[f"{dist_info}/WHEEL"] = (
         b"Wheel-Version: 1.0\nGenerator: triage-grader\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
     )
-    files[f"{dist_info}/entry_points.txt"] = b"[console_scripts]\ngrade = grader.cli:main\n"
+    files[f"{dist_info}/entry_points.txt"] = b"[console_scripts]\ngrade = grader.console:main\n"
     record = [f"{name},{_record_hash(data)},{len(data)}" for name, data in files.items()]
     record.append(f"{dist_info}/RECORD,,")
     files[f"{dist_info}/RECORD"] = ("\n".join(record) + "\n").encode()

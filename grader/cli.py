@@ -7,14 +7,12 @@ message on stderr and exit code 2, here and nowhere else.
 
 from __future__ import annotations
 
-import argparse
-import sys
-from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from grader.console import Format, run_report
 from grader.errors import GraderError
 
 if TYPE_CHECKING:
@@ -26,11 +24,6 @@ app = typer.Typer(
     help="Grade profiler-triage reports; analyze and show the exercises they answer.\n\n"
     "Grade a report: grade REPORT.md --exercise partA",
 )
-
-
-class Format(StrEnum):
-    text = "text"
-    json = "json"
 
 
 def _fail(exc: GraderError) -> typer.Exit:
@@ -116,95 +109,6 @@ def report_cmd(
     code = run_report(report, exercise, fmt, fail_under)
     if code:
         raise typer.Exit(code)
-
-
-def run_report(report: Path, exercise: str | None, fmt: Format, fail_under: float | None) -> int:
-    """Grade one file and print it; the exit code (0 graded, 1 under --fail-under, 2 bad)."""
-    import json
-
-    from grader.grading import grade_file
-
-    try:
-        results = grade_file(report, exercise)
-    except GraderError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        return 2
-    if fmt is Format.json:
-        payload = [r.to_dict() for r in results]
-        typer.echo(json.dumps(payload[0] if len(payload) == 1 else payload, indent=2))
-    else:
-        from grader.reporters.grade_text import render_grade
-
-        typer.echo("\n\n".join(render_grade(r) for r in results))
-    if fail_under is not None and any(r.score < fail_under for r in results):
-        return 1
-    return 0
-
-
-def fast_report_parser() -> argparse.ArgumentParser:
-    """The options of ``grade REPORT`` for the fast path; a test keeps them equal to typer's."""
-    parser = argparse.ArgumentParser(prog="grade", add_help=False, exit_on_error=False)
-    parser.add_argument("report")
-    parser.add_argument("--exercise", "-e", default=None)
-    parser.add_argument("--format", "-f", dest="fmt", default="text")
-    parser.add_argument("--fail-under", type=float, default=None)
-    return parser
-
-
-def _fast_report(argv: list[str]) -> int | None:
-    """Grade with a stdlib parser: current typer coerces each parameter through pydantic,
-    whose import alone costs about as much as grading a report.  Anything unusual
-    (help, a bad option or value) returns None and goes to typer for its own message."""
-    try:
-        ns, rest = fast_report_parser().parse_known_args(argv)
-    except (argparse.ArgumentError, SystemExit):
-        return None
-    if rest or ns.fmt not in {f.value for f in Format}:
-        return None
-    return run_report(Path(ns.report), ns.exercise, Format(ns.fmt), ns.fail_under)
-
-
-def fast_batch_parser() -> argparse.ArgumentParser:
-    """The options of ``grade batch`` for the fast path; a test keeps them equal to typer's."""
-    parser = argparse.ArgumentParser(prog="grade batch", add_help=False, exit_on_error=False)
-    parser.add_argument("paths", nargs="+")
-    parser.add_argument("--exercise", "-e", default=None)
-    for option, dest in (
-        ("--csv", "csv_out"),
-        ("--json", "json_out"),
-        ("--feedback-dir", "feedback_dir"),
-        ("--html", "html_out"),
-        ("--gradescope", "gradescope_out"),
-    ):
-        parser.add_argument(option, dest=dest, type=Path, default=None)
-    parser.add_argument("--workers", "-j", type=int, default=None)
-    return parser
-
-
-def _fast_batch(argv: list[str]) -> int | None:
-    """``grade batch`` with the stdlib parser (see ``_fast_report``); None sends it to typer."""
-    from grader.batch.cli_run import run_batch
-
-    try:
-        ns, rest = fast_batch_parser().parse_known_args(argv)
-    except (argparse.ArgumentError, SystemExit):
-        return None
-    if rest or (ns.workers is not None and ns.workers < 1):
-        return None
-    try:
-        return run_batch(
-            [Path(p) for p in ns.paths],
-            ns.exercise,
-            ns.csv_out,
-            ns.json_out,
-            ns.feedback_dir,
-            ns.html_out,
-            ns.gradescope_out,
-            ns.workers,
-        )
-    except GraderError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        return 2
 
 
 @app.command("batch")
@@ -309,28 +213,3 @@ def explain_cmd(
         typer.echo(render_explain(criterion))
     except GraderError as exc:
         raise _fail(exc) from None
-
-
-def main() -> None:
-    """Console entry point: a first argument that is not a command is a report to grade."""
-    argv = sys.argv[1:]
-    commands = {c.name for c in app.registered_commands} | {"--help", "-h", "--version"}
-    if argv and argv[0] not in commands and not argv[0].startswith("-"):
-        code = _fast_report(argv)
-        if code is not None:
-            raise SystemExit(code)
-        argv = ["report", *argv]
-    elif argv and argv[0] == "batch":
-        code = _fast_batch(argv[1:])
-        if code is not None:
-            raise SystemExit(code)
-    elif argv and argv[0] == "--version":
-        from grader import __version__
-
-        print(f"triage-grader {__version__}")
-        return
-    try:
-        app(args=argv, prog_name="grade")
-    except GraderError as exc:  # a last net: library errors never reach the user as a trace
-        typer.echo(f"error: {exc}", err=True)
-        raise SystemExit(2) from None

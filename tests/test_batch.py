@@ -309,7 +309,7 @@ def test_html_report_renders_in_headless_chromium(class_outputs: Path, tmp_path:
 
 
 def _main(monkeypatch, *argv: str) -> int:
-    from grader.cli import main
+    from grader.console import main
 
     monkeypatch.setattr(sys, "argv", ["grade", *argv])
     with pytest.raises(SystemExit) as exit_:

@@ -157,7 +157,7 @@ def test_fast_report_parser_has_the_options_of_the_report_command():
     """`grade REPORT` is parsed by argparse for speed; it must take typer's options."""
     import typer.main
 
-    from grader.cli import fast_report_parser
+    from grader.console import fast_report_parser
 
     command = typer.main.get_command(app).commands["report"]  # type: ignore[attr-defined]
     typer_opts = {
@@ -175,7 +175,7 @@ def test_fast_batch_parser_has_the_options_of_the_batch_command():
     """`grade batch` is parsed by argparse for speed; it must take typer's options."""
     import typer.main
 
-    from grader.cli import fast_batch_parser
+    from grader.console import fast_batch_parser
 
     command = typer.main.get_command(app).commands["batch"]  # type: ignore[attr-defined]
     typer_opts = {
@@ -187,3 +187,26 @@ def test_fast_batch_parser_has_the_options_of_the_batch_command():
         if a.option_strings
     }
     assert typer_opts == fast_opts
+
+
+def test_console_knows_every_command_of_the_app():
+    """The entry point tells a command from a report without importing typer."""
+    from grader.console import COMMANDS
+
+    assert {c.name for c in app.registered_commands} == COMMANDS
+
+
+def test_grade_report_and_batch_do_not_import_typer(tmp_path: Path):
+    """The learners' and instructors' commands stay off typer's slow import."""
+    code = (
+        "import sys; sys.argv = ['grade', 'submissions/s-a01.md', '-e', 'partA'];"
+        "from grader.console import main\n"
+        "try:\n    main()\nexcept SystemExit as e:\n    assert e.code == 0, e.code\n"
+        "assert 'typer' not in sys.modules and 'pydantic' not in sys.modules"
+    )
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "five-fields" in out.stdout
