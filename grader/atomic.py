@@ -16,9 +16,11 @@ from grader.errors import GraderError, Location
 
 
 @contextlib.contextmanager
-def atomic_open(path: Path, mode: str = "w", newline: str | None = None) -> Iterator[IO[Any]]:
+def atomic_open(
+    path: Path, mode: str = "w", newline: str | None = None, buffering: int = -1
+) -> Iterator[IO[Any]]:
     """Open a temporary file for writing (text, or bytes with ``mode="wb"``); on success it
-    replaces ``path``."""
+    replaces ``path``.  A large ``buffering`` suits a large output written in pieces."""
     path = Path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -27,7 +29,7 @@ def atomic_open(path: Path, mode: str = "w", newline: str | None = None) -> Iter
         raise GraderError(f"cannot write: {exc.strerror}", Location(str(path))) from None
     try:
         encoding = None if "b" in mode else "utf-8"
-        with os.fdopen(fd, mode, encoding=encoding, newline=newline) as handle:
+        with os.fdopen(fd, mode, buffering, encoding=encoding, newline=newline) as handle:
             yield handle
         os.replace(tmp, path)
     except BaseException:

@@ -11,20 +11,25 @@ from grader.atomic import atomic_open, write_text
 from grader.batch.run import Row
 from grader.batch.summary import Summary
 
+BIG_BUFFER = 1 << 20  # a class's CSV and JSON are written in ten thousand pieces
+
 
 def criterion_ids(rows: list[Row]) -> list[str]:
     """Every criterion seen, in the order rubrics list them."""
     seen: dict[str, None] = {}
+    exercises: set[str] = set()  # an exercise's criteria are the same in every report
     for row in rows:
         for result in row.results:
-            for cid, _, _ in result.criteria:
-                seen.setdefault(cid, None)
+            if result.exercise not in exercises:
+                exercises.add(result.exercise)
+                for cid, _, _ in result.criteria:
+                    seen.setdefault(cid, None)
     return list(seen)
 
 
 def write_csv(path: Path, rows: list[Row]) -> None:
     ids = criterion_ids(rows)
-    with atomic_open(path, newline="") as handle:
+    with atomic_open(path, newline="", buffering=BIG_BUFFER) as handle:
         out = csv.writer(handle)
         out.writerow(["student", "file", "exercise", "score", "grade", *ids, "error"])
         for row in rows:
@@ -50,7 +55,7 @@ def write_json(path: Path, rows: list[Row], summary: Summary) -> None:
     """``{"reports": [...], "summary": {...}}``: each graded part's JSON with its student and
     file first, and an error entry for a report that could not be graded.  Entries are
     written one by one as the workers encoded them, never held twice in memory."""
-    with atomic_open(path, "wb") as handle:
+    with atomic_open(path, "wb", buffering=BIG_BUFFER) as handle:
         handle.write(b'{"reports": [')
         sep = b""
         for row in rows:
