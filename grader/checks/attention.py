@@ -6,7 +6,7 @@ import re
 
 from grader.checks.common import iter_sentences
 from grader.checks.registry import Context, Evidence, Verdict, check
-from grader.report.language import concept, conditional_after, has, negated
+from grader.report.language import conditional_after, has, mentions, unnegated
 from grader.report.model import Report, TextLine
 
 _BARE_ITEM_WORDS = 5
@@ -44,22 +44,22 @@ def _attention_proposal(report: Report) -> tuple[TextLine, str] | None:
         ]
     for s in iter_sentences(lines):
         tl = s.line
-        if tl.where == "not_yet" or not has("attention_kernel", s.text):
+        if (
+            tl.where == "not_yet"
+            or not mentions("attention_kernel", s.text)  # mentioned, and not negated
+            or conditional_after(s.text)
+        ):
             continue
-        for m in concept("attention_kernel").finditer(s.text):
-            if negated(s.text, m.start(), m.end()) or conditional_after(s.text):
-                continue
-            cue = has("proposal", s.text)
-            if has("described", s.text) and not _ASKS_CHANGE.search(s.text):
-                continue
-            in_next = tl.where == "next_experiment"
-            bare_item = (
-                len(s.text.split()) <= _BARE_ITEM_WORDS
-                and _is_item(report, tl)
-                and not has("glossary_lead", _lead_before(report, tl))
-            )
-            if cue or in_next or bare_item:
-                return tl, s.text
+        if has("described", s.text) and not _ASKS_CHANGE.search(s.text):
+            continue
+        in_next = tl.where == "next_experiment"
+        bare_item = (
+            len(s.text.split()) <= _BARE_ITEM_WORDS
+            and _is_item(report, tl)
+            and not has("glossary_lead", _lead_before(report, tl))
+        )
+        if has("proposal", s.text) or in_next or bare_item:
+            return tl, s.text
     return None
 
 
@@ -141,4 +141,4 @@ def fused_attention_wrong_here(ctx: Context) -> Verdict:
 
 
 def _gpu_waits(text: str) -> bool:
-    return any(not negated(text, m.start(), m.end()) for m in _WAITS.finditer(text))
+    return next(unnegated(_WAITS, text), None) is not None

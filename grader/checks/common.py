@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
-from grader.report.language import claimed, has, mentions, sentences
+from grader.report.language import claimed, mentions, sentences
 from grader.report.model import Report, TextLine
 from grader.report.patterns import Pattern
 
@@ -92,12 +92,7 @@ def about_other_part(text: str, exercise_id: str) -> bool:
 
 def co_occur(text: str, subject: str, judgement: str) -> bool:
     """A subject and a judgement in one text, neither negated."""
-    return (
-        has(judgement, text)
-        and has(subject, text)
-        and bool(mentions(subject, text))
-        and bool(mentions(judgement, text))
-    )
+    return bool(mentions(judgement, text)) and bool(mentions(subject, text))
 
 
 def states_class(text: str, bottleneck: str) -> bool:

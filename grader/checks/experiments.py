@@ -13,8 +13,8 @@ from grader.report.language import (
     has,
     is_keyword_list,
     mentions,
-    negated,
     strip_asides,
+    unnegated,
 )
 
 TARGETS = {
@@ -48,9 +48,8 @@ def changes_in(text: str) -> set[str]:
     if not any_change().search(main):
         return found
     for kind, pattern in change_kinds().items():
-        for m in pattern.finditer(main):
-            if not negated(main, m.start(), m.end()):
-                found.add(kind)
+        if next(unnegated(pattern, main), None) is not None:
+            found.add(kind)
     return found
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from grader.checks.registry import Context, Evidence, Verdict, check
-from grader.report.language import _compile, _raw
+from grader.report.language import _raw
 from grader.report.model import Report
 from grader.report.patterns import Pattern
 from grader.report.sections import Unit
@@ -23,7 +23,7 @@ _ACTION_WORDS = 3
 
 @cache
 def _causes() -> dict[str, Pattern]:
-    return {k: _compile(v) for k, v in _raw()["causes"].items()}
+    return {k: Pattern.of(v) for k, v in _raw()["causes"].items()}
 
 
 def cause_of(text: str) -> str | None:

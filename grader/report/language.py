@@ -9,6 +9,7 @@ strictly after the current work ("only once the casts are gone would I look at a
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import cache, lru_cache
 from typing import Any
 
@@ -22,10 +23,6 @@ def _raw() -> dict[str, Any]:
     return data
 
 
-def _compile(patterns: list[str]) -> Pattern:
-    return Pattern.of(patterns)
-
-
 @cache
 def concept(name: str) -> Pattern:
     """One regular expression for a concept of the lexicon."""
@@ -33,23 +30,23 @@ def concept(name: str) -> Pattern:
     if name not in raw or not isinstance(raw[name], list):
         known = ", ".join(k for k, v in raw.items() if isinstance(v, list))
         raise KeyError(f"unknown concept {name!r}; known: {known}")
-    return _compile(raw[name])
+    return Pattern.of(raw[name])
 
 
 @cache
 def claim(bottleneck: str) -> Pattern:
-    return _compile(_raw()["claims"][bottleneck])
+    return Pattern.of(_raw()["claims"][bottleneck])
 
 
 @cache
 def change_kinds() -> dict[str, Pattern]:
-    return {k: _compile(v) for k, v in _raw()["changes"].items()}
+    return {k: Pattern.of(v) for k, v in _raw()["changes"].items()}
 
 
 @cache
 def any_change() -> Pattern:
     """Every kind of change in one expression: one scan tells whether any is named."""
-    return _compile([p for v in _raw()["changes"].values() for p in v])
+    return Pattern.of([p for v in _raw()["changes"].values() for p in v])
 
 
 def precompile() -> None:
@@ -127,14 +124,21 @@ def conditional_after(sentence: str) -> bool:
     return has("conditional_after", sentence)
 
 
+def unnegated(pattern: Pattern | re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+    """The matches of ``pattern`` in ``text`` that are not negated."""
+    return (m for m in pattern.finditer(text) if not negated(text, m.start(), m.end()))
+
+
 @lru_cache(maxsize=32768)
 def mentions(name: str, text: str) -> tuple[tuple[int, int], ...]:
     """Where a concept is mentioned in ``text`` and not negated: (start, end) spans."""
-    return tuple(
-        (m.start(), m.end())
-        for m in concept(name).finditer(text)
-        if not negated(text, m.start(), m.end())
-    )
+    return tuple(m.span() for m in unnegated(concept(name), text))
+
+
+@lru_cache(maxsize=32768)
+def claimed(bottleneck: str, text: str) -> bool:
+    """Does ``text`` claim the class outright ("compute-bound"), not negated?"""
+    return next(unnegated(claim(bottleneck), text), None) is not None
 
 
 _LIST_SEPARATOR = re.compile(r"[,;]")
@@ -144,12 +148,6 @@ _ASIDE = re.compile(
     r"measure|know|learn|identify|locate|tell|get|verify|attribute|compare|read|record))\b"
     r"|,\s*which\b|\s[\u2014\u2013]\s|\s-\s"
 )
-
-
-@lru_cache(maxsize=32768)
-def claimed(bottleneck: str, text: str) -> bool:
-    """Does ``text`` claim the class outright ("compute-bound"), not negated?"""
-    return any(not negated(text, m.start(), m.end()) for m in claim(bottleneck).finditer(text))
 
 
 @lru_cache(maxsize=4096)

@@ -95,10 +95,6 @@ class Pattern:
         """The alternation of a lexicon entry's expressions."""
         return cls(hoist_boundary(patterns))
 
-    @property
-    def source(self) -> str:
-        return self._source
-
     def _pick(self, text: str) -> tuple[re.Pattern[str], str]:
         low = _lower(text)
         if len(low) == len(text):

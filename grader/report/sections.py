@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from grader.report.document import Line
 from grader.report.language import _raw
-from grader.report.patterns import Pattern
+from grader.report.patterns import Pattern, hoist_boundary
 
 _LEAD = re.compile(r"^[\w*_`'’ /&+-]{1,40}?:\s")
 _MARKER = re.compile(
@@ -80,9 +80,7 @@ def _section_leads() -> Pattern:
     order: matched at the start of a line, the first part whose lead fits wins, as if each
     were tried in turn."""
     return Pattern(
-        "|".join(
-            f"(?P<{name}>{Pattern.of(pats).source})" for name, pats in _raw()["sections"].items()
-        )
+        "|".join(f"(?P<{name}>{hoist_boundary(pats)})" for name, pats in _raw()["sections"].items())
     )
 
 
