@@ -76,12 +76,18 @@ def fast_report_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _fast_report(argv: list[str]) -> int | None:
+def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace | None:
+    """The arguments, or None for anything argparse cannot take whole (typer will say why)."""
     try:
-        ns, rest = fast_report_parser().parse_known_args(argv)
+        ns, rest = parser.parse_known_args(argv)
     except (argparse.ArgumentError, SystemExit):
         return None
-    if rest or ns.fmt not in {f.value for f in Format}:
+    return None if rest else ns
+
+
+def _fast_report(argv: list[str]) -> int | None:
+    ns = _parse(fast_report_parser(), argv)
+    if ns is None or ns.fmt not in {f.value for f in Format}:
         return None
     return run_report(Path(ns.report), ns.exercise, Format(ns.fmt), ns.fail_under)
 
@@ -106,11 +112,8 @@ def fast_batch_parser() -> argparse.ArgumentParser:
 def _fast_batch(argv: list[str]) -> int | None:
     from grader.batch.cli_run import run_batch
 
-    try:
-        ns, rest = fast_batch_parser().parse_known_args(argv)
-    except (argparse.ArgumentError, SystemExit):
-        return None
-    if rest or (ns.workers is not None and ns.workers < 1):
+    ns = _parse(fast_batch_parser(), argv)
+    if ns is None or (ns.workers is not None and ns.workers < 1):
         return None
     try:
         return run_batch(

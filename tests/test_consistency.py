@@ -153,40 +153,23 @@ def test_rubric_naming_an_unknown_check_lists_the_known(tmp_path: Path):
         load_rubric(bad)
 
 
-def test_fast_report_parser_has_the_options_of_the_report_command():
-    """`grade REPORT` is parsed by argparse for speed; it must take typer's options."""
+@pytest.mark.parametrize("name", ["report", "batch"])
+def test_fast_parser_has_the_options_of_its_command(name):
+    """`grade REPORT` and `grade batch` are parsed by argparse for speed; each must take
+    its typer command's options."""
     import typer.main
 
-    from grader.console import fast_report_parser
+    from grader.console import fast_batch_parser, fast_report_parser
 
-    command = typer.main.get_command(app).commands["report"]  # type: ignore[attr-defined]
+    parser = {"report": fast_report_parser, "batch": fast_batch_parser}[name]()
+    command = typer.main.get_command(app).commands[name]  # type: ignore[attr-defined]
     typer_opts = {
         tuple(sorted(p.opts)): p.default for p in command.params if p.opts[0].startswith("-")
     }
     fast_opts = {
-        tuple(sorted(a.option_strings)): a.default
-        for a in fast_report_parser()._actions
-        if a.option_strings
+        tuple(sorted(a.option_strings)): a.default for a in parser._actions if a.option_strings
     }
     assert {k: (v.value if hasattr(v, "value") else v) for k, v in typer_opts.items()} == fast_opts
-
-
-def test_fast_batch_parser_has_the_options_of_the_batch_command():
-    """`grade batch` is parsed by argparse for speed; it must take typer's options."""
-    import typer.main
-
-    from grader.console import fast_batch_parser
-
-    command = typer.main.get_command(app).commands["batch"]  # type: ignore[attr-defined]
-    typer_opts = {
-        tuple(sorted(p.opts)): p.default for p in command.params if p.opts[0].startswith("-")
-    }
-    fast_opts = {
-        tuple(sorted(a.option_strings)): a.default
-        for a in fast_batch_parser()._actions
-        if a.option_strings
-    }
-    assert typer_opts == fast_opts
 
 
 def test_console_knows_every_command_of_the_app():
@@ -196,10 +179,17 @@ def test_console_knows_every_command_of_the_app():
     assert {c.name for c in app.registered_commands} == COMMANDS
 
 
-def test_grade_report_and_batch_do_not_import_typer(tmp_path: Path):
+@pytest.mark.parametrize(
+    ("argv", "shown"),
+    [
+        (["submissions/s-a01.md", "-e", "partA"], "five-fields"),
+        (["batch", "submissions", "-e", "partA"], "reports graded"),
+    ],
+)
+def test_grade_report_and_batch_do_not_import_typer(argv, shown):
     """The learners' and instructors' commands stay off typer's slow import."""
     code = (
-        "import sys; sys.argv = ['grade', 'submissions/s-a01.md', '-e', 'partA'];"
+        f"import sys; sys.argv = ['grade', *{argv!r}];"
         "from grader.console import main\n"
         "try:\n    main()\nexcept SystemExit as e:\n    assert e.code == 0, e.code\n"
         "assert 'typer' not in sys.modules and 'pydantic' not in sys.modules"
@@ -209,4 +199,4 @@ def test_grade_report_and_batch_do_not_import_typer(tmp_path: Path):
 
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
-    assert "five-fields" in out.stdout
+    assert shown in out.stdout
