@@ -25,6 +25,7 @@ class CriterionResult(NamedTuple):
     hint: str
     evidence: Evidence
     detail: str
+    review: bool = False  # flagged for a person to look at; ``passed`` is still the verdict
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -38,6 +39,7 @@ class CriterionResult(NamedTuple):
             "hint": self.hint,
             "evidence": {"line": self.evidence.line, "text": self.evidence.text},
             "detail": self.detail,
+            "review": self.review,
         }
 
 
@@ -97,6 +99,7 @@ def grade_report(
                 hint="" if verdict.passed else crit.hint,
                 evidence=verdict.evidence,
                 detail=verdict.detail,
+                review=verdict.review,
             )
         )
     max_score = sum(r.max_points for r in results if not r.bonus)

@@ -29,14 +29,17 @@ class Verdict(NamedTuple):
     passed: bool
     evidence: Evidence
     detail: str = ""  # what was looked for and where, when nothing decided it
+    review: bool = False  # the evidence is partial or conflicting: a person should look
 
     @classmethod
-    def yes(cls, where: TextLine | Evidence | None, detail: str = "") -> Verdict:
-        return cls(True, _evidence(where, detail), detail)
+    def yes(
+        cls, where: TextLine | Evidence | None, detail: str = "", review: bool = False
+    ) -> Verdict:
+        return cls(True, _evidence(where, detail), detail, review)
 
     @classmethod
-    def no(cls, where: TextLine | Evidence | None, detail: str) -> Verdict:
-        return cls(False, _evidence(where, detail), detail)
+    def no(cls, where: TextLine | Evidence | None, detail: str, review: bool = False) -> Verdict:
+        return cls(False, _evidence(where, detail), detail, review)
 
 
 def _evidence(where: TextLine | Evidence | None, detail: str) -> Evidence:
