@@ -10,7 +10,8 @@ from grader.errors import GraderError, Location
 from grader.exercises import Exercise, exercise_files, resolve_exercise
 from grader.report.model import Report
 from grader.rubric import Rubric
-from grader.submission import Submission, read_submission, split_parts
+from grader.parts import split_parts
+from grader.submission import Submission, read_submission
 
 
 def grade_text(

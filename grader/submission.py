@@ -1,4 +1,4 @@
-"""Reading a learner's file: size, binary and encoding checks, front matter, course parts."""
+"""Reading a learner's file: size, binary and encoding checks, front matter."""
 
 from __future__ import annotations
 
@@ -11,9 +11,6 @@ from pathlib import Path
 from grader.errors import GraderError, Location
 from grader.report.document import MAX_BYTES
 
-_PART_HEADING = re.compile(
-    r"^[ \t]{0,3}#{1,6}[ \t]*(?:\*\*)?part[ \t]*([abc])\b", re.IGNORECASE | re.MULTILINE
-)
 _FRONT = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.DOTALL)
 
 
@@ -77,23 +74,3 @@ def decode_submission(data: bytes, file: str) -> Submission:
             warnings.append(f"{file}: front matter is not valid YAML; ignored")
         text = "\n" * m.group(0).count("\n") + text[m.end() :]  # keep line numbers
     return Submission(file, text, tuple(warnings), front)
-
-
-def split_parts(text: str) -> dict[str, str]:
-    """``## Part A`` / ``## Part B`` sections of a file, by id (``partA``); line numbers kept.
-
-    Each part's text has the other lines blanked, so a line number still points into the
-    learner's file.  A file with no part headings gives nothing.
-    """
-    lines = text.split("\n")
-    starts = [
-        (text.count("\n", 0, m.start()), m.group(1).upper()) for m in _PART_HEADING.finditer(text)
-    ]
-    parts: dict[str, str] = {}
-    for n, (start, letter) in enumerate(starts):
-        end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
-        kept = ["" if not start <= i < end else ln for i, ln in enumerate(lines)]
-        key = f"part{letter}"
-        if key not in parts:
-            parts[key] = "\n".join(kept)
-    return parts
