@@ -18,7 +18,7 @@ MAX_BYTES = 1_000_000  # a report larger than this is refused: no learner writes
 class Line(NamedTuple):
     number: int  # 1-based line number in the file
     text: str  # plain text, markdown decoration removed
-    kind: str  # "heading", "item", "paragraph", "table", "code"
+    kind: str  # "heading", "item", "paragraph", "table", "code", "rule" (a thematic break)
     level: int = 0  # heading level, or list depth (1 = top-level item)
     block: int = 0  # id of the paragraph / list item / table row / heading
     first: bool = True  # first line of its block
@@ -75,8 +75,10 @@ def inline_text(content: str) -> str:
     md = _parser()
     out: list[str] = []
     for child in md.inline.parse(content, md, {}, []):
-        if child.type in ("text", "text_special", "code_inline"):
+        if child.type in ("text", "text_special"):
             out.append(child.content)
+        elif child.type == "code_inline":
+            out.append(f"`{child.content}`")  # a quoted name stays quoted
         elif child.type in ("softbreak", "hardbreak"):
             out.append("\n")
     return "".join(out)
@@ -115,6 +117,9 @@ def parse_document(text: str) -> list[Line]:
             block += 1
         elif t == "list_item_close":
             in_item -= 1
+        elif t == "hr":  # a thematic break ("---"): kept, as it ends a heading's text
+            block += 1
+            lines.append(Line(tok.map[0] + 1 if tok.map else 0, "", "rule", block=block))
         elif t == "heading_open":
             heading_level = int(tok.tag[1])
         elif t == "heading_close":

@@ -15,6 +15,7 @@ from functools import cache, cached_property, lru_cache
 from rapidfuzz import fuzz, process
 
 from grader.report.document import Line
+from grader.report.sections import section_of
 from grader.yamlload import package_data
 
 _SEPARATOR = re.compile(
@@ -164,8 +165,10 @@ def _continuation(lines: list[Line], i: int, starts: set[int], has_value: bool) 
     out: list[Line] = []
     for j in range(i + 1, len(lines)):
         line = lines[j]
-        if j in starts or line.kind == "heading":
+        if j in starts or line.kind in ("heading", "rule"):
             break
+        if head.kind == "heading" and line.first and section_of(line.text) is not None:
+            break  # "Hypotheses:" below the last field's heading opens a part of its own
         if head.kind == "heading":
             out.append(line)
             continue

@@ -88,7 +88,7 @@ class Report:
                 if ln.number == f.label_line:
                     out.append(TextLine(ln.number, ln.text, key))
         for ln in self.lines:
-            if ln.number in label_lines:
+            if ln.number in label_lines or ln.kind == "rule":
                 continue
             where = field_line_of.get(ln.number) or part_of.get(ln.number, "body")
             out.append(TextLine(ln.number, ln.text, where))
