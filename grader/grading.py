@@ -8,9 +8,9 @@ from grader.analyzer import Analysis
 from grader.engine import GradeResult, grade_report
 from grader.errors import GraderError, Location
 from grader.exercises import Exercise, exercise_files, resolve_exercise
+from grader.parts import split_parts
 from grader.report.model import Report
 from grader.rubric import Rubric
-from grader.parts import split_parts
 from grader.submission import Submission, read_submission
 
 

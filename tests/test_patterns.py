@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from grader.report.inflect import expand
 from grader.report.language import _raw
 from grader.report.patterns import Pattern, alternatives, hoist_boundary
 from tests.conftest import ROOT, SHARED
@@ -38,6 +39,8 @@ def _entries() -> dict[str, list[str]]:
     out = {k: v for k, v in raw.items() if isinstance(v, list)}
     out.update({f"claim:{k}": v for k, v in raw["claims"].items()})
     out.update({f"change:{k}": v for k, v in raw["changes"].items()})
+    for cls, kinds in raw["diagnosis"].items():
+        out.update({f"diagnosis:{cls}:{k}": v for k, v in kinds.items() if k != "subject"})
     return out
 
 
@@ -59,7 +62,7 @@ def _spans(pattern: re.Pattern[str], text: str) -> list[tuple[int, int]]:
 
 @pytest.mark.parametrize("name", sorted(ENTRIES))
 def test_hoisted_concept_matches_as_written(name):
-    plain = re.compile("|".join(f"(?:{p})" for p in ENTRIES[name]), re.ASCII)
+    plain = re.compile("|".join(f"(?:{expand(p)})" for p in ENTRIES[name]), re.ASCII)
     compiled = Pattern.of(ENTRIES[name])
     assert CORPUS, "no labelled report to read"
     for line in CORPUS:
@@ -76,7 +79,7 @@ WORDS = sorted({w for line in CORPUS for w in re.findall(r"[\w'_.()-]+", line)})
 def test_hoisted_concepts_agree_on_any_mix_of_report_words(words, seps):
     text = "".join(w + s for w, s in zip(words, seps, strict=False))
     for parts in ENTRIES.values():
-        plain = re.compile("|".join(f"(?:{p})" for p in parts), re.ASCII)
+        plain = re.compile("|".join(f"(?:{expand(p)})" for p in parts), re.ASCII)
         assert _spans(plain, text) == [m.span() for m in Pattern.of(parts).finditer(text)]
 
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
-from grader.report.language import claimed, mentions, sentences
+from grader.report.language import claimed, diagnosis_kinds, mentions, sentences, unnegated
 from grader.report.model import Report, TextLine
 from grader.report.patterns import Pattern
 
@@ -19,13 +19,6 @@ _PART_REF = re.compile(
     r"|\b([ABC])(?:'s|’s)\b|^\W*([ABC])\s*[:=,]|\b([ABC]) (?:was|had|is|has|needs|needed)\b"
 )
 _PART_HINT = re.compile(r"[ABC]|[Pp]art")
-# For a class, the subject of a diagnosis and the judgement that makes it one.
-DIAGNOSIS = {
-    "movement-bound": ("movement", "problem"),
-    "overhead-bound": ("launch_overhead", "waiting"),
-    "compute-bound": ("math", "problem"),
-    "host-bound": ("tokenizer", "problem"),
-}
 NOT_A_DIAGNOSIS = ("hypotheses", "experiments", "stretch")
 
 
@@ -97,12 +90,34 @@ def co_occur(text: str, subject: str, judgement: str) -> bool:
 
 def states_class(text: str, bottleneck: str) -> bool:
     """The text says the run is limited by ``bottleneck`` (not as a question, not negated)."""
+    return diagnosis_kind(text, bottleneck) is not None
+
+
+def has_subject(text: str, bottleneck: str) -> bool:
+    """Does ``text`` mention, not negated, what a diagnosis of ``bottleneck`` is about?"""
+    return bool(mentions(diagnosis_kinds(bottleneck)[0], text))
+
+
+@lru_cache(maxsize=8192)
+def diagnosis_kind(text: str, bottleneck: str, carried: bool = False) -> str | None:
+    """How ``text`` says the run is limited by ``bottleneck``: "claim" for the class named
+    outright, else the kind of judgement it makes of the class's subject ("priority",
+    "avoidability", "dominance", ...); None when it says nothing of the kind, asks, or negates.
+
+    ``carried``: the subject was named just before, so a pronoun here stands for it
+    ("copy_ and to only move data; that is overhead I'd want to get rid of").
+    """
     if text.rstrip().endswith("?"):
-        return False
+        return None
     if claimed(bottleneck, text):
-        return True
-    subject, judgement = DIAGNOSIS[bottleneck]
-    return co_occur(text, subject, judgement)
+        return "claim"
+    subject, kinds = diagnosis_kinds(bottleneck)
+    if not mentions(subject, text) and not (carried and _PRONOUN.search(text)):
+        return None
+    for kind, pattern in kinds.items():
+        if next(unnegated(pattern, text), None) is not None:
+            return kind
+    return None
 
 
 _CLAIM_WORDS = Pattern("bound|bottleneck|dominat|problem|limit|busy")
@@ -134,11 +149,14 @@ def find_statement(report: Report, bottleneck: str, exercise_id: str) -> Sentenc
 
 def _find_statement(report: Report, bottleneck: str, exercise_id: str) -> Sentence | None:
     for s in diagnosis_sentences(report):
+        carried = False
         for piece in parts(s.text):
             if about_other_part(piece, exercise_id):
+                carried = False
                 continue
-            if states_class(piece, bottleneck):
+            if diagnosis_kind(piece, bottleneck, carried) is not None:
                 return Sentence(piece.strip(), s.line)
+            carried = has_subject(piece, bottleneck)
     return None
 
 

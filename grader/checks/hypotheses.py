@@ -2,59 +2,16 @@
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-from functools import cache
-
+from grader.checks.pairing import Hypothesis, hypotheses, tested
 from grader.checks.registry import Context, Evidence, Verdict, check
-from grader.report.language import _raw
-from grader.report.model import Report
-from grader.report.patterns import Pattern
-from grader.report.sections import Unit
 
-_INLINE_TEST = re.compile(
-    r"(?:(?:^|\n|(?<=[.;)]))\s*[*_]*(?:test|check|experiment|how to test|to test|confirm)[*_]*\s*:"
-    r"|(?:^|\n)\s*(?:->|→|=>)\s*(?:[*_]*(?:test|check|experiment)[*_]*\s*:)?)",
-    re.IGNORECASE,
-)
-_REF = re.compile(r"\b(?:for\s+)?(?:h|hyp(?:othesis)?\.?\s*)([1-9])\b", re.IGNORECASE)
-_ACTION_WORDS = 3
-
-
-@cache
-def _causes() -> dict[str, Pattern]:
-    return {k: Pattern.of(v) for k, v in _raw()["causes"].items()}
-
-
-def cause_of(text: str) -> str | None:
-    """The main kind of cause a hypothesis names: most mentions, then the earliest."""
-    best: tuple[int, int, str] | None = None
-    for kind, pattern in _causes().items():
-        hits = list(pattern.finditer(text))
-        if hits:
-            key = (-len(hits), hits[0].start(), kind)
-            best = key if best is None or key < best else best
-    return best[2] if best else None
-
-
-@dataclass(frozen=True)
-class Hypothesis:
-    index: int  # 1-based, in order
-    unit: Unit
-    claim: str
-    cause: str | None
-    inline_test: str
-
-
-def hypotheses(report: Report) -> list[Hypothesis]:
-    out: list[Hypothesis] = []
-    for sec in report.section("hypotheses"):
-        for unit in sec.units():
-            parts = _INLINE_TEST.split(unit.text, maxsplit=1)
-            claim = parts[0].strip()
-            test = parts[1].strip() if len(parts) > 1 else ""
-            out.append(Hypothesis(len(out) + 1, unit, claim, cause_of(claim), test))
-    return [h for h in out if h.cause is not None]
+CAUSE_NAMES = {
+    "dtype": "a dtype cast",
+    "transfer": "a host/device transfer",
+    "offload": "weights or cache offloaded to the CPU",
+    "layout": "layout copies (.contiguous)",
+    "cache_update": "KV-cache updates",
+}
 
 
 @check("two-hypotheses")
@@ -79,22 +36,28 @@ def two_hypotheses(ctx: Context) -> Verdict:
     hyps = hypotheses(ctx.report)
     if not hyps:
         return Verdict.no(None, "looked for hypotheses (a 'Hypotheses' part, H1/H2); none")
-    seen: dict[str, Hypothesis] = {}
-    for h in hyps:
-        seen.setdefault(h.cause or "", h)
-    first = hyps[0].unit
-    if len(seen) >= 2:
-        second = list(seen.values())[1].unit
+    distinct = _distinct(hyps)
+    if len(distinct) >= 2:
+        second = distinct[1]
         return Verdict.yes(
             Evidence(second.line, second.text.splitlines()[0]),
-            "distinct causes: " + ", ".join(seen),
+            "distinct causes: " + ", ".join(CAUSE_NAMES[h.cause or ""] for h in distinct),
         )
+    first = hyps[0]
     detail = (
-        f"only one cause ({hyps[0].cause}), worded {len(hyps)} times"
+        f"only one cause ({CAUSE_NAMES[first.cause or '']}), worded {len(hyps)} ways"
         if len(hyps) > 1
         else "only one hypothesis"
     )
     return Verdict.no(Evidence(first.line, first.text.splitlines()[0]), detail)
+
+
+def _distinct(hyps: list[Hypothesis]) -> list[Hypothesis]:
+    """The first hypothesis of each cause: two wordings of one cause count once."""
+    seen: dict[str, Hypothesis] = {}
+    for h in hyps:
+        seen.setdefault(h.cause or "", h)
+    return list(seen.values())
 
 
 @check("experiment-per-hypothesis")
@@ -117,46 +80,23 @@ def experiment_per_hypothesis(ctx: Context) -> Verdict:
         Experiment: print model.hf_device_map; a layer on "cpu" confirms hypothesis 1.
     """
     hyps = hypotheses(ctx.report)
-    if len(hyps) < 2:
-        return Verdict.no(None, f"needs two hypotheses to test; found {len(hyps)}")
-    covered: dict[int, str] = {h.index: h.inline_test for h in hyps if _is_test(h.inline_test)}
-    for unit in [u for sec in ctx.report.section("experiments") for u in sec.units()]:
-        if not _is_test(unit.text):
-            continue
-        target = _target(unit, hyps, covered)
-        if target is not None:
-            covered.setdefault(target, unit.text)
-    if len(covered) >= 2:
+    distinct = _distinct(hyps)
+    if len(distinct) < 2:
+        found = "one distinct cause" if hyps else "none"
+        return Verdict.no(None, f"needs two distinct hypotheses to test; found {found}")
+    covered = tested(ctx.report)
+    causes = {hyps[i - 1].cause for i in covered}
+    tested_distinct = [h for h in distinct if h.cause in causes]
+    n = len(tested_distinct)
+    if n >= 2:
+        second = next(i for i in covered if hyps[i - 1].cause == tested_distinct[1].cause)
+        line, text = covered[second]
         return Verdict.yes(
-            Evidence(hyps[1].unit.line, next(iter(covered.values())).splitlines()[0]),
-            f"{len(covered)} hypotheses each have a test",
+            Evidence(line, text.splitlines()[0]),
+            f"{n} of {len(distinct)} hypotheses have an experiment",
         )
+    first = distinct[0]
     return Verdict.no(
-        Evidence(hyps[0].unit.line, hyps[0].unit.text.splitlines()[0]),
-        f"only {len(covered)} of {len(hyps)} hypotheses has an experiment",
+        Evidence(first.line, first.text.splitlines()[0]),
+        f"{n} of {len(distinct)} hypotheses {'has' if n == 1 else 'have'} an experiment",
     )
-
-
-_WORD = re.compile(r"[A-Za-z]{2,}")
-
-
-def _is_test(text: str) -> bool:
-    return len(_WORD.findall(text)) >= _ACTION_WORDS
-
-
-def _target(unit: Unit, hyps: list[Hypothesis], covered: dict[int, str]) -> int | None:
-    ref = _REF.search(unit.text)
-    if ref:
-        return int(ref.group(1))
-    if unit.marker:
-        for h in hyps:
-            if h.unit.marker == unit.marker:
-                return h.index
-    cause = cause_of(unit.text)
-    for h in hyps:
-        if h.cause == cause and h.index not in covered:
-            return h.index
-    for h in hyps:
-        if h.index not in covered:
-            return h.index
-    return None

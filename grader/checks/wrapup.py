@@ -17,8 +17,12 @@ MIN_REASON_WORDS = 3
 
 
 def _reason(text: str) -> str:
+    """What follows the thing named: the reason, with its "because"/"since" kept."""
     m = _THING_END.search(text)
-    return text[m.end() :].strip() if m else ""
+    if m is None:
+        return ""
+    start = m.start() if m.group(0)[:1].isalpha() else m.end()
+    return text[start:].strip(" ,")
 
 
 @check("not-yet-with-reason")

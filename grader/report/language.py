@@ -39,6 +39,15 @@ def claim(bottleneck: str) -> Pattern:
 
 
 @cache
+def diagnosis_kinds(bottleneck: str) -> tuple[str, dict[str, Pattern]]:
+    """For a class: the concept a diagnosis of it is about, and each kind of judgement that
+    makes a mention of that concept a diagnosis (priority, avoidability, dominance, ...)."""
+    entry = dict(_raw()["diagnosis"][bottleneck])
+    subject = entry.pop("subject")
+    return subject, {kind: Pattern.of(patterns) for kind, patterns in entry.items()}
+
+
+@cache
 def change_kinds() -> dict[str, Pattern]:
     return {k: Pattern.of(v) for k, v in _raw()["changes"].items()}
 
@@ -57,6 +66,8 @@ def precompile() -> None:
             concept(name)
     for bottleneck in raw["claims"]:
         claim(bottleneck)
+    for bottleneck in raw["diagnosis"]:
+        diagnosis_kinds(bottleneck)
     change_kinds()
     any_change()
 
@@ -100,7 +111,8 @@ def _clause_start(text: str, pos: int) -> int:
     return start
 
 
-def _clause_end(text: str, pos: int) -> int:
+def clause_end(text: str, pos: int) -> int:
+    """Where the clause holding ``pos`` ends."""
     m = _CLAUSE.search(text, pos)
     return m.start() if m else len(text)
 
@@ -115,7 +127,7 @@ def negated(text: str, start: int, end: int, window: int = 8) -> bool:
     words = before.split()[-window:]
     if concept("negation_before").search(" ".join(words)):
         return True
-    after = text[end : _clause_end(text, end)]
+    after = text[end : clause_end(text, end)]
     return bool(concept("negation_after").search(after))
 
 

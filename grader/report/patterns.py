@@ -16,6 +16,8 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
+from grader.report.inflect import expand
+
 BOUNDARY = "\\b"
 
 
@@ -92,8 +94,8 @@ class Pattern:
 
     @classmethod
     def of(cls, patterns: list[str]) -> Pattern:
-        """The alternation of a lexicon entry's expressions."""
-        return cls(hoist_boundary(patterns))
+        """The alternation of a lexicon entry's expressions, ``lemma~`` inflected."""
+        return cls(hoist_boundary([expand(p) for p in patterns]))
 
     def _pick(self, text: str) -> tuple[re.Pattern[str], str]:
         low = _lower(text)

@@ -15,15 +15,20 @@ from functools import cache
 from typing import NamedTuple
 
 from grader.report.document import Line
+from grader.report.inflect import expand
 from grader.report.language import _raw
 from grader.report.patterns import Pattern, hoist_boundary
 
 _LEAD = re.compile(r"^[\w*_`'’ /&+-]{1,40}?:\s")
+# A unit's label: H1, Hyp. 2, E1, (a), (ii), a), 2.
 _MARKER = re.compile(
-    r"^\s*(?:\(?(?:h|hyp(?:othesis)?\.?\s*)\s*(\d)\)?\b|\(([a-h1-9])\)|([a-h1-9])[.)]\s)",
+    r"^\s*(?:\(?(?:h|hyp(?:othesis)?\.?\s*|e|exp(?:eriment)?\.?\s*)\s*(\d)\)?\b"
+    r"|\((i{1,3}|iv|vi{0,3}|[a-h1-9])\)|(i{1,3}|iv|[a-h1-9])[.)]\s)",
     re.IGNORECASE,
 )
-_DECOR = re.compile(r"^[\s*_`#>-]+")
+# Decoration before a lead: markdown marks, a checkbox ("- [ ] Not yet:"), or an enumerator
+# that is not a unit's label ("C) not yet:", "3. Hypotheses").
+_DECOR = re.compile(r"^(?:[\s*_`#>-]|\[[ xX]\]|(?:[A-Z]|\d{1,2})[.)]\s)+")
 _ARROW = re.compile(r"^\s*(?:->|→|=>)")
 _LEAD_MARKER = re.compile(
     r"\b(?:hyp\w*|tests?|checks?|for|experiments?)\.?\s+(?:h\s*)?([a-d1-9])\b", re.IGNORECASE
@@ -80,7 +85,10 @@ def _section_leads() -> Pattern:
     order: matched at the start of a line, the first part whose lead fits wins, as if each
     were tried in turn."""
     return Pattern(
-        "|".join(f"(?P<{name}>{hoist_boundary(pats)})" for name, pats in _raw()["sections"].items())
+        "|".join(
+            f"(?P<{name}>{hoist_boundary([expand(p) for p in pats])})"
+            for name, pats in _raw()["sections"].items()
+        )
     )
 
 
@@ -113,18 +121,22 @@ def find_sections(lines: list[Line], field_lines: set[int]) -> dict[str, list[Se
             name, lead, rest = current
             out.setdefault(name, []).append(Section(name, lead, rest, tuple(body)))
 
+    marked_blocks = {ln.block for ln in lines if ln.first and _MARKER.match(ln.text)}
     for line in lines:
         if line.number in field_lines:
             close()
             current, body = None, []
             continue
+        if current is not None and _ends(current, line):
+            close()  # and the line may open the next part ("H2: ..." after "H1: ...")
+            current, body = None, []
         opens = line.first or line.kind == "paragraph"
         found = section_of(line.text) if opens else None
         inside = current[0] if current else None
         if (
             found
             and found[0] == "experiments"
-            and inside == "hypotheses"
+            and (inside == "hypotheses" or line.block in marked_blocks)
             and (not line.first or _ARROW.match(line.text))
         ):
             found = None  # "-> check: ..." under a hypothesis is that hypothesis's test
@@ -138,9 +150,6 @@ def find_sections(lines: list[Line], field_lines: set[int]) -> dict[str, list[Se
             close()
             current, body = (found[0], line, found[1]), []
             continue
-        if current is not None and _ends(current, line):
-            close()
-            current, body = None, []
         if line.kind == "heading":
             continue
         if current is not None:
@@ -180,13 +189,15 @@ def split_units(lines: tuple[Line, ...], lead_rest: str, lead_line: int) -> list
 
 
 _INLINE_MARKER = re.compile(
-    r"(?:^|(?<=[;.,:]))\s*(?=(?:for\s+)?(?:\(?(?:h|hyp(?:othesis)?\.?\s*)[1-9]\b\)?|\([a-h1-9]\)|[1-9]\)\s))",
+    r"(?:^|(?<=[;.,:]))\s*(?=(?:for\s+)?(?:\(?(?:h|hyp(?:othesis)?\.?\s*)[1-9]\b\)?"
+    r"|\((?:i{1,3}|iv|[a-h1-9])\)|[1-9]\)\s))",
     re.IGNORECASE,
 )
 
 
 _PIECE_MARKER = re.compile(
-    r"\b(?:h|hyp(?:othesis)?\.?\s*)([1-9])\b|\(([a-h1-9])\)|\b([1-9])\)", re.IGNORECASE
+    r"\b(?:h|hyp(?:othesis)?\.?\s*)([1-9])\b|\((i{1,3}|iv|[a-h1-9])\)|\b([1-9])\)",
+    re.IGNORECASE,
 )
 
 

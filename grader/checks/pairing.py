@@ -1,0 +1,294 @@
+"""Hypotheses and the experiments that test them, however a report lays them out.
+
+Learners pair a hypothesis with its test in many layouts, all of which say the same thing:
+
+- a "Hypotheses" part and an "Experiments" part, matched by label (H1/E1, (a), (i), 1.),
+  by a reference ("Experiment for H2", "Test H1:", "for the second one"), by the cause a
+  test probes, or else by order;
+- the test written with its hypothesis: after an arrow ("fp32 mask cast -> log dtypes"),
+  on a labelled line below it ("E1 -", "Test:", "-> check:"), or in a sentence of its own
+  ("To test it, I would ...", "This can be checked by ...");
+- a table with a hypothesis column and an experiment column;
+- one run that says which outcome confirms each ("an fp32 input confirms H1, a CPU tensor
+  confirms H2").
+
+Every label is read as a number: ``H2``, ``(b)``, ``(ii)``, ``2.`` and ``E2`` are all 2.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import NamedTuple
+
+from grader.report.document import Line
+from grader.report.language import _raw
+from grader.report.model import Report
+from grader.report.patterns import Pattern
+from grader.report.sections import Unit, _marker, split_units
+
+_ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6}
+
+
+def label_number(label: str | None) -> int | None:
+    """``"2"``, ``"b"``, ``"ii"`` -> 2; None for no label."""
+    if not label:
+        return None
+    label = label.lower()
+    if label.isdigit():
+        return int(label)
+    if label in _ROMAN:
+        return _ROMAN[label]
+    if len(label) == 1 and "a" <= label <= "h":
+        return ord(label) - ord("a") + 1
+    return None
+
+
+_ORDINALS = {"first": 1, "one": 1, "second": 2, "two": 2, "third": 3, "three": 3}
+# A reference to a hypothesis: "H2", "hyp. 2", "hypothesis two", "(ii)", "E2", "the second".
+_REF = re.compile(
+    r"\b(?:h|hyp(?:othesis)?\.?\s*|e|exp(?:eriment)?\.?\s*|test\s+)([1-9]|one|two|three)\b"
+    r"|\((i{1,3}|iv|[a-d1-9])\)"
+    r"|\bthe (first|second|third) (?:one|hypothesis|theory|guess|cause|suspect)\b",
+    re.IGNORECASE,
+)
+
+
+def references(text: str) -> list[int]:
+    """The hypotheses a text names, in order ("confirms H1 ... H2" -> [1, 2])."""
+    out: list[int] = []
+    for m in _REF.finditer(text):
+        word = next(g for g in m.groups() if g).lower()
+        n = _ORDINALS.get(word) or label_number(word)
+        if n is not None and n not in out:
+            out.append(n)
+    return out
+
+
+@cache
+def _causes() -> dict[str, Pattern]:
+    return {k: Pattern.of(v) for k, v in _raw()["causes"].items()}
+
+
+def cause_of(text: str) -> str | None:
+    """The main kind of cause a hypothesis names: most mentions, then the earliest."""
+    best: tuple[int, int, str] | None = None
+    for kind, pattern in _causes().items():
+        hits = list(pattern.finditer(text))
+        if hits:
+            key = (-len(hits), hits[0].start(), kind)
+            best = key if best is None or key < best else best
+    return best[2] if best else None
+
+
+class Hypothesis(NamedTuple):
+    number: int  # 1-based, in order
+    line: int
+    text: str  # the claim, without the test written with it
+    cause: str | None
+    label: int | None  # H1, (a), (i), 1. -> 1
+    test: str  # the test written with it, or ""
+    test_line: int  # the line that test starts on
+
+
+class Test(NamedTuple):
+    line: int
+    text: str
+    label: int | None
+    refs: tuple[int, ...]  # hypotheses it names
+
+
+# Where a hypothesis's own test starts: an arrow or a label on a new line, an arrow before
+# an action, or a sentence that leads into a test ("To test it, ...", "Check: ...").
+_LINE_LEAD = re.compile(
+    r"\n\s*(?:[-*+]\s+)?(?=(?:->|→|=>|⇒)|(?:e\d|exp\.?\s*\d|test|check|experiment|verify|"
+    r"confirm|how to (?:test|check))\b[^:\n]{0,24}[:\u2014\u2013-])",
+    re.IGNORECASE,
+)
+_ARROW = re.compile(r"\s(?:->|→|=>|⇒|\|)\s*")  # also a table cell's edge, " | "
+_SENTENCE_START = re.compile(r"(?:[.;!?)]|\s[\u2014\u2013-])\s+|:\s+(?=[A-Z])")
+
+
+@cache
+def _test_lead() -> Pattern:
+    return Pattern.of(_raw()["test_lead"])
+
+
+@cache
+def _test_probe() -> Pattern:
+    return Pattern.of(_raw()["test_probe"])
+
+
+@cache
+def _test_change() -> Pattern:
+    return Pattern.of(_raw()["test_change"])
+
+
+def split_test(text: str) -> tuple[str, str]:
+    """A hypothesis unit cut into its claim and the test written with it (maybe "")."""
+    m = _LINE_LEAD.search(text)
+    cut = m.end() if m else len(text)
+    for a in _ARROW.finditer(text, 0, cut):
+        head = " ".join(text[a.end() :].split()[:3])  # "-> dtype hooks on every layer"
+        probe = _test_probe().search(head) or _test_lead().match(head)
+        if probe or (m is None and _test_change().search(head)):
+            cut = a.start()
+            break
+    for s in _SENTENCE_START.finditer(text, 0, cut):
+        if _test_lead().match(text, s.end()):
+            cut = s.start() + 1
+            break
+    return text[:cut].strip(), text[cut:].strip(" \n-→>=⇒")
+
+
+def is_test(text: str) -> bool:
+    """An experiment: something done (logged, printed, hooked, traced, compared ...), said
+    in more than a couple of words."""
+    if len(re.findall(r"[A-Za-z]{2,}", text)) < 3:
+        return False
+    return bool(_test_probe().search(text) or _test_change().search(text))
+
+
+def _units(report: Report, section: str) -> list[Unit]:
+    return [u for sec in report.section(section) for u in sec.units()]
+
+
+_HYP_HEADER = re.compile(r"hypothes|cause|suspect|theor|guess|why|explanation|reason", re.I)
+_TEST_HEADER = re.compile(r"experiment|test|check|verif|confirm|how|probe|evidence", re.I)
+
+
+def _table_pairs(report: Report) -> list[tuple[Unit, str]]:
+    """Rows of a table with a hypothesis column, each with its experiment cell."""
+    out: list[tuple[Unit, str]] = []
+    header: tuple[str, ...] = ()
+    h_col = t_col = None
+    previous_kind = ""
+    for ln in report.lines:
+        new_table = ln.kind == "table" and previous_kind != "table"
+        previous_kind = ln.kind
+        if ln.kind != "table":
+            continue
+        if new_table:  # a table's first row is its header
+            header = ln.cells
+            h_col = next((i for i, c in enumerate(header) if _HYP_HEADER.search(c)), None)
+            t_col = next(
+                (i for i, c in enumerate(header) if i != h_col and _TEST_HEADER.search(c)), None
+            )
+            continue
+        if h_col is None or h_col >= len(ln.cells):
+            continue
+        claim = ln.cells[h_col]
+        label = next((c for c in ln.cells[:h_col] if re.fullmatch(r"\W*h?\d\W*", c, re.I)), "")
+        test = ln.cells[t_col] if t_col is not None and t_col < len(ln.cells) else ""
+        out.append((Unit(f"{label} {claim}".strip(), ln.number, None, False), test))
+    return out
+
+
+def _loose_units(report: Report) -> list[Unit]:
+    """Labelled paragraphs or items outside every field and part ("(a) dtype: ...", "(b)
+    device: ...") in a report that gives its hypotheses no heading."""
+    taken = {ln.number for f in report.fields.values() for ln in f.value_lines}
+    taken |= {f.label_line for f in report.fields.values()}
+    taken |= {
+        ln.number
+        for secs in report.sections.values()
+        for sec in secs
+        for ln in (sec.lead, *sec.lines)
+    }
+    blocks: dict[int, list[Line]] = {}
+    for ln in report.lines:
+        if ln.number not in taken and ln.kind in ("paragraph", "item"):
+            blocks.setdefault(ln.block, []).append(ln)
+    out = [
+        unit
+        for block in blocks.values()
+        if _marker(block[0].text) is not None
+        for unit in split_units(tuple(block), "", block[0].number)
+    ]
+    return out if len(out) >= 2 else []
+
+
+def hypotheses(report: Report) -> list[Hypothesis]:
+    """Every hypothesis that names a cause of the copies, with the test written with it."""
+    return report.remember("hypotheses", lambda: _hypotheses(report))
+
+
+def _hypotheses(report: Report) -> list[Hypothesis]:
+    found: list[tuple[Unit, str, str]] = []
+    rows = _table_pairs(report)
+    in_tables = {unit.line for unit, _ in rows}
+    for unit in _units(report, "hypotheses"):
+        if unit.line in in_tables or _TEST_LABEL.match(unit.text):
+            continue
+        claim, test = split_test(unit.text)
+        found.append((unit, claim, test))
+    for unit, test in rows:
+        found.append((unit, unit.text, test))
+    if len(found) < 2:
+        for unit in _loose_units(report):
+            claim, test = split_test(unit.text)
+            found.append((unit, claim, test))
+    out: list[Hypothesis] = []
+    for unit, claim, test in found:
+        cause = cause_of(claim)
+        if cause is None:
+            continue
+        label = label_number(unit.marker) or next(iter(references(claim[:12])), None)
+        at = unit.text.find(test[:20]) if test else -1
+        test_line = unit.line + (unit.text[:at].count("\n") if at > 0 else 0)
+        out.append(Hypothesis(len(out) + 1, unit.line, claim, cause, label, test, test_line))
+    return out
+
+
+# A unit that is a test, labelled as one, among the hypotheses: "E1 - print dtypes ...".
+_TEST_LABEL = re.compile(
+    r"^\W*(?:e\d|exp(?:eriment)?\.?\s*\d|test|check|experiment|verify)\b", re.IGNORECASE
+)
+
+
+def tests(report: Report) -> list[Test]:
+    """The experiments written apart from their hypotheses ("Experiments", "Test H2: ...",
+    "E2 - ..." below H2)."""
+    out = []
+    units = [u for u in _units(report, "hypotheses") if _TEST_LABEL.match(u.text)]
+    for unit in units + _units(report, "experiments"):
+        if is_test(unit.text):
+            refs = tuple(references(unit.text))
+            out.append(Test(unit.line, unit.text, label_number(unit.marker), refs))
+    return out
+
+
+def tested(report: Report) -> dict[int, tuple[int, str]]:
+    """Hypothesis index -> the line and text of the experiment that tests it."""
+    hyps = hypotheses(report)
+    covered = {h.number: (h.test_line, h.test) for h in hyps if is_test(h.test)}
+    by_label = {h.label: h.number for h in hyps if h.label is not None}
+    for t in tests(report):
+        targets = [by_label.get(r, r) for r in t.refs if by_label.get(r, r) <= len(hyps)]
+        if len(targets) < 2:
+            targets += _by_outcome(t.text, hyps)
+        if not targets and t.label is not None:
+            targets = [by_label.get(t.label, t.label)]
+        if not targets:
+            cause = cause_of(t.text)
+            targets = [h.number for h in hyps if h.cause == cause and h.number not in covered][:1]
+        if not targets:
+            targets = [h.number for h in hyps if h.number not in covered][:1]
+        for target in targets:
+            if 1 <= target <= len(hyps):
+                covered.setdefault(target, (t.line, t.text))
+    return covered
+
+
+_OUTCOME = re.compile(r"\b(?:confirm\w*|reject\w*|rule\w* out|means|points? to|proves?)\b|=>|→")
+
+
+def _by_outcome(text: str, hyps: list[Hypothesis]) -> list[int]:
+    """One run that says which outcome confirms each hypothesis: the hypotheses whose causes
+    appear in clauses that state an outcome ("an fp32 input confirms the cast, a CPU tensor
+    the transfer")."""
+    if not _OUTCOME.search(text):
+        return []
+    causes = {cause_of(piece) for piece in re.split(r"[;,]|\bwhile\b|\bwhereas\b", text)}
+    hits = [h.number for h in hyps if h.cause in causes]
+    return hits if len({hyps[i - 1].cause for i in hits}) >= 2 else []

@@ -1,0 +1,237 @@
+"""Statements learners write, each in an otherwise good report, and the verdict they earn.
+
+Each row puts one statement into a slot of a base report (tests/statements/base_*.md) and
+says what one criterion must decide.  The rows come from the judgment issue (#9): correct
+answers in a learner's own words that the grader used to fail, and proposals or keyword
+soup it used to pass.  A ``neutral`` row checks that the base alone does not already decide
+the criterion, so each row tests the statement, not the base.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from grader.engine import grade_report
+from grader.exercises import resolve_exercise
+from grader.report.model import Report
+
+BASES = Path(__file__).parent / "statements"
+
+DEFAULTS = {
+    "partA": {
+        "diagnosis": "copy_ (19.6 ms) and to (15.1 ms) come next.",
+        "hypotheses": (
+            "Hypotheses:\n"
+            "1. The attention mask is built in fp32 and cast to bf16 in every layer.\n"
+            "2. The inputs are created on the CPU and copied to the GPU on every step.\n\n"
+            "Experiments:\n"
+            "1. Log the dtype of every layer input with a forward pre-hook; an fp32 input "
+            "confirms it.\n"
+            "2. Look for Memcpy HtoD rows in the trace; none would reject it.\n"
+        ),
+        "not_yet": "Not yet: aten::slice, because its 436 calls cost only 1.4 ms of CUDA time.",
+        "stretch": 'Stretch: record_function("tokenize") and record_function("decode_step").',
+    },
+    "partB": {
+        "diagnosis": "",
+        "attention_1": "No attention op appears anywhere in B's table.",
+        "attention_2": "The GPU waits on Python and launches, so a faster fused attention "
+        "kernel cannot help.",
+    },
+}
+
+
+def grade(exercise: str, **slots: str) -> dict[str, bool]:
+    text = (BASES / f"base_{exercise}.md").read_text()
+    text = text.format(**{**DEFAULTS[exercise], **slots})
+    result = grade_report(Report.parse(text), resolve_exercise(exercise))
+    return {c.id: c.passed for c in result.criteria}
+
+
+MOVEMENT_DIAGNOSES = [
+    "copy_ + to (35 ms) is unnecessary data movement.",
+    "copy_ + to (35 ms) is data movement that should not be needed.",
+    "copy_ + to (35 ms) is data movement that could be avoided.",
+    "copy_ + to (35 ms) is movement we don't need.",
+    "copy_ + to (35 ms) is data movement that should not be there.",
+    "copy_ and to (35 ms) only move data; that is overhead I'd want to get rid of.",
+    "copy_ and to are movement; they shouldn't be that big and they're what I'd chase first.",
+    "copy_ and to are movement, not needed by the model, and must be explained.",
+]
+
+DIAGNOSES_ONLY = [
+    "I'd start with the copies.",
+    "Copies before kernels.",
+    "The copies are the whole story in this run.",
+    "Most of those copies could be dropped altogether.",
+    "The decode is spending most of its device time moving data rather than computing.",
+]
+
+
+@pytest.mark.parametrize("sentence", MOVEMENT_DIAGNOSES)
+def test_movement_diagnosis_and_separation(sentence: str) -> None:
+    got = grade("partA", diagnosis=sentence)
+    assert got["diagnosis-matches"], sentence
+    assert got["separates-math-from-movement"], sentence
+
+
+@pytest.mark.parametrize("sentence", DIAGNOSES_ONLY)
+def test_movement_diagnosis(sentence: str) -> None:
+    assert grade("partA", diagnosis=f"copy_ and to follow. {sentence}")["diagnosis-matches"]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "copy_ (19.6 ms) and to (15.1 ms) come next.",
+        "copy_ and to are the usual KV-cache bookkeeping and nothing to worry about.",
+        "Are the copies the problem? Or is it compute?",
+        "Keywords: copies, casts, movement, bottleneck, unexplained, avoidable, first.",
+        "The GPU is busy with math, so the run is compute-bound; copy_ and to come next.",
+        "copy_ and to are not the problem here.",
+    ],
+)
+def test_not_a_movement_diagnosis(sentence: str) -> None:
+    assert not grade("partA", diagnosis=sentence)["diagnosis-matches"], sentence
+
+
+@pytest.mark.parametrize(
+    ("sentence", "passed"),
+    [
+        ("", False),
+        ("The CPU is the slow side here.", True),
+        ("The GPU sits idle waiting for the host.", True),
+        ("The host cannot launch kernels fast enough to keep the GPU busy.", True),
+        ("Is the CPU the slow side here?", False),
+        ("The GPU is the slow side here.", False),
+    ],
+)
+def test_overhead_diagnosis(sentence: str, passed: bool) -> None:
+    got = grade("partB", diagnosis=sentence, attention_2="A faster kernel is not the answer.")
+    assert got["diagnosis-matches"] is passed, sentence
+
+
+@pytest.mark.parametrize(
+    ("not_yet", "passed"),
+    [
+        ("I would not optimize aten::slice: 436 calls but only 1.4 ms of CUDA time.", True),
+        ("I wouldn't touch the attention kernel because it is already flash attention.", True),
+        (
+            "### What I would not optimize yet\n\nThe attention kernel: it is already a "
+            "flash kernel, and the copies are still unexplained.",
+            True,
+        ),
+        ("Not yet: aten::slice.", False),
+        ("I would not optimize aten::slice.", False),
+    ],
+)
+def test_not_yet_with_reason(not_yet: str, passed: bool) -> None:
+    assert grade("partA", not_yet=not_yet)["not-yet-with-reason"] is passed, not_yet
+
+
+TWO_CAUSES = (
+    "1. The attention mask is built in fp32 and cast to bf16 in every layer.\n"
+    "2. The inputs are created on the CPU and copied to the GPU on every step.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("hypotheses", "passed"),
+    [
+        (
+            "Hypotheses:\n" + TWO_CAUSES + "\nExperiment for H1: log the dtype of every layer "
+            "input with a forward pre-hook.\nExperiment for H2: look for Memcpy HtoD rows in "
+            "the trace.\n",
+            True,
+        ),
+        (
+            "Hypotheses:\n" + TWO_CAUSES + "\nTest H1: log the dtype of every layer input "
+            "with a forward pre-hook.\n\nTest H2: look for Memcpy HtoD rows in the trace.\n",
+            True,
+        ),
+        (
+            "Hypotheses:\n"
+            "- H1: the mask is built in fp32 and cast to bf16 in every layer. To test it, I "
+            "would log the dtype of every layer input with a pre-hook.\n"
+            "- H2: the inputs are created on the CPU and copied to the GPU. To test it, I "
+            "would look for Memcpy HtoD rows in the trace.\n",
+            True,
+        ),
+        (
+            "Hypotheses:\n"
+            "- fp32 mask cast per layer -> log dtypes with a pre-hook\n"
+            "- inputs built on the CPU each step -> look for Memcpy HtoD rows in the trace\n",
+            True,
+        ),
+        (
+            "| Hypothesis | Experiment |\n|---|---|\n"
+            "| fp32 mask cast to bf16 in every layer | log dtypes with a forward pre-hook |\n"
+            "| inputs built on the CPU and copied over | look for Memcpy HtoD rows in the "
+            "trace |\n",
+            True,
+        ),
+        (
+            "Hypotheses:\n(i) the mask is built in fp32 and cast to bf16 in every layer;\n"
+            "(ii) the inputs are created on the CPU and copied to the GPU.\n\nExperiments:\n"
+            "(i) log the dtype of every layer input with a forward pre-hook;\n"
+            "(ii) look for Memcpy HtoD rows in the trace.\n",
+            True,
+        ),
+        (
+            "Hypotheses:\n" + TWO_CAUSES + "\nExperiment: profile it more carefully and see "
+            "which one it is.\n",
+            False,
+        ),
+    ],
+    ids=["experiment-for", "test-h", "to-test-it", "arrow", "table", "roman", "one-vague"],
+)
+def test_experiment_per_hypothesis(hypotheses: str, passed: bool) -> None:
+    got = grade("partA", hypotheses=hypotheses)
+    assert got["two-hypotheses"], hypotheses
+    assert got["experiment-per-hypothesis"] is passed, hypotheses
+
+
+def test_stretch_ranges_in_backticks() -> None:
+    stretch = "Stretch: I'd add ranges `tokenize`, `prefill`, `decode_step` before the next run."
+    assert grade("partA", stretch=stretch)["stretch-named-ranges"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "passed"),
+    [
+        ("matmul and flash attention take 70 ms; copy_ and to add another 35 ms.", True),
+        ("Switching to xformers would not help.", True),
+        ("Maybe also try FlashAttention-3 for the attention part.", False),
+        ("I'd swap in xformers for attention as well.", False),
+    ],
+)
+def test_attention_proposals(sentence: str, passed: bool) -> None:
+    got = grade("partA", diagnosis=sentence)
+    assert got["no-premature-attention-kernel"] is passed, sentence
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "passed"),
+    [
+        (
+            "There is no attention in B's table at all.",
+            "The GPU idles between launches, so a faster fused attention kernel cannot help.",
+            True,
+        ),
+        (
+            "Attention is not where the time goes in B.",
+            "The GPU is waiting on the Python loop; a fused kernel would not change that.",
+            True,
+        ),
+        (
+            "A fused attention kernel is the wrong next step because matmul is bigger.",
+            "matmul is the top op.",
+            False,
+        ),
+    ],
+)
+def test_fused_attention_wrong_here(first: str, second: str, passed: bool) -> None:
+    got = grade("partB", attention_1=first, attention_2=second)
+    assert got["fused-attention-wrong-here"] is passed, (first, second)
