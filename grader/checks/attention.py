@@ -54,7 +54,7 @@ def _attention_proposal(report: Report) -> tuple[TextLine, str] | None:
             continue
         in_next = tl.where == "next_experiment"
         bare_item = (
-            len(s.text.split()) <= _BARE_ITEM_WORDS
+            len(tl.text.split()) <= _BARE_ITEM_WORDS
             and _is_item(report, tl)
             and not has("glossary_lead", _lead_before(report, tl))
         )

@@ -7,16 +7,31 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
-from grader.report.language import claimed, diagnosis_kinds, mentions, sentences, unnegated
+from grader.report.language import (
+    claim,
+    concept,
+    diagnosis_kinds,
+    mentions,
+    names,
+    sentences,
+    unnegated,
+)
 from grader.report.model import Report, TextLine
 from grader.report.patterns import Pattern
 
-CLASSES = ("movement-bound", "overhead-bound", "compute-bound", "host-bound")
+CLASSES = (
+    "movement-bound",
+    "overhead-bound",
+    "compute-bound",
+    "host-bound",
+    "communication-bound",
+)
 # A reference to a part of the course: "Part A", "In A,", "A's", "A:" (the bare letter only
 # in capitals, so the article "A fused kernel" is not read as Part A).
 _PART_REF = re.compile(
     r"\b[Pp]art ([ABCabc])\b|\b(?:[Ii]n|[Ff]or|[Uu]nlike|[Vv]ersus|vs\.?|[Tt]han) ([ABC])\b"
-    r"|\b([ABC])(?:'s|’s)\b|^\W*([ABC])\s*[:=,]|\b([ABC]) (?:was|had|is|has|needs|needed)\b"
+    r"|\b([ABC])(?:'s|’s)\b|^\W*([ABC])\s*(?:[:=,]|->|→|=>)"
+    r"|\b([ABC]) (?:was|had|is|has|needs|needed)\b"
 )
 _PART_HINT = re.compile(r"[ABC]|[Pp]art")
 NOT_A_DIAGNOSIS = ("hypotheses", "experiments", "stretch")
@@ -94,8 +109,8 @@ def states_class(text: str, bottleneck: str) -> bool:
 
 
 def has_subject(text: str, bottleneck: str) -> bool:
-    """Does ``text`` mention, not negated, what a diagnosis of ``bottleneck`` is about?"""
-    return bool(mentions(diagnosis_kinds(bottleneck)[0], text))
+    """Does ``text`` name, not denied, what a diagnosis of ``bottleneck`` is about?"""
+    return names(diagnosis_kinds(bottleneck)[0], text)
 
 
 @lru_cache(maxsize=8192)
@@ -104,15 +119,16 @@ def diagnosis_kind(text: str, bottleneck: str, carried: bool = False) -> str | N
     outright, else the kind of judgement it makes of the class's subject ("priority",
     "avoidability", "dominance", ...); None when it says nothing of the kind, asks, or negates.
 
-    ``carried``: the subject was named just before, so a pronoun here stands for it
-    ("copy_ and to only move data; that is overhead I'd want to get rid of").
+    ``carried``: the subject was named just before and nothing else since, so this text may
+    speak of it without naming it ("copy_ and to only move data; that is overhead I'd want
+    to get rid of"; "movement: copy_ + to, 35 ms. Explain first.").
     """
     if text.rstrip().endswith("?"):
         return None
-    if claimed(bottleneck, text):
+    if claims_class(text, bottleneck):
         return "claim"
     subject, kinds = diagnosis_kinds(bottleneck)
-    if not mentions(subject, text) and not (carried and _PRONOUN.search(text)):
+    if not carried and not names(subject, text):
         return None
     for kind, pattern in kinds.items():
         if next(unnegated(pattern, text), None) is not None:
@@ -120,14 +136,73 @@ def diagnosis_kind(text: str, bottleneck: str, carried: bool = False) -> str | N
     return None
 
 
-_CLAIM_WORDS = Pattern("bound|bottleneck|dominat|problem|limit|busy")
+_PRONOUN_LED = re.compile(
+    r"^\W*(?:(?:and|so|but)\W+)?(?:those|these|they|this|that|it|both|them)\b", re.IGNORECASE
+)
+_OPENING = re.compile(r"^\W*(?:(?:and|so|but|then|which|thus|hence)\W+)?(\w+)")
+_DETERMINERS = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "my",
+        "our",
+        "their",
+        "your",
+        "his",
+        "her",
+        "its",
+        "each",
+        "every",
+        "all",
+        "some",
+        "any",
+        "one",
+        "no",
+    ]
+)
 
 
+def carries_subject(piece: str) -> bool:
+    """Can ``piece`` speak of the subject named before it without naming it?  Through a
+    pronoun ("that is overhead I'd want gone"), or by having no subject of its own ("Not
+    needed by the model.", "Explain first.").  A piece that opens with a noun phrase of its
+    own ("The GPU is the slow side") speaks of that."""
+    if _PRONOUN.search(piece):
+        return True
+    m = _OPENING.match(piece)
+    return m is None or m.group(1).lower() not in _DETERMINERS
+
+
+@lru_cache(maxsize=64)
+def _other_subjects(bottleneck: str) -> tuple[str, ...]:
+    """What diagnoses of the other classes are about: a text that names one of these speaks
+    of something else, and carries no subject over."""
+    own = diagnosis_kinds(bottleneck)[0]
+    names = {diagnosis_kinds(c)[0] for c in CLASSES if c != bottleneck}
+    return tuple(sorted(n for n in names if n != own))
+
+
+def speaks_of_other(text: str, bottleneck: str) -> bool:
+    return any(names(name, text) for name in _other_subjects(bottleneck))
+
+
+_CLAIM_WORDS = Pattern("bound|bottleneck|dominat|problem|limit|issue|matter|heavy|important")
+# "In a compute-bound prefill it might help", "if it were compute-bound": a claim about
+# another run, not this one.
+_HYPOTHETICAL = Pattern(r"\b(?:if|unless|when|whether|in an?|for an?|were|would be)\b")
+
+
+@lru_cache(maxsize=8192)
 def claims_class(text: str, bottleneck: str) -> bool:
-    """The text names ``bottleneck`` outright as the limit ("this run is compute-bound")."""
+    """The text names ``bottleneck`` as this run's limit ("this run is compute-bound")."""
     if text.rstrip().endswith("?") or not _CLAIM_WORDS.search(text):
         return False
-    return claimed(bottleneck, text)
+    for m in unnegated(claim(bottleneck), text):
+        before = text[max(0, m.start() - 60) : m.start()]
+        if not _HYPOTHETICAL.search(re.split(r"[.;!?]", before)[-1]):
+            return True
+    return False
 
 
 def diagnosis_lines(report: Report) -> list[TextLine]:
@@ -148,15 +223,30 @@ def find_statement(report: Report, bottleneck: str, exercise_id: str) -> Sentenc
 
 
 def _find_statement(report: Report, bottleneck: str, exercise_id: str) -> Sentence | None:
-    for s in diagnosis_sentences(report):
+    """The first statement of ``bottleneck`` as the limit.  A line's subject carries over to
+    its later sentences and clauses until they name something else.  A sentence that turns
+    to another class ("copy_ is 61%, but attention is the real problem") states none."""
+    others = [c for c in CLASSES if c != bottleneck]
+    for tl in diagnosis_lines(report):
         carried = False
-        for piece in parts(s.text):
-            if about_other_part(piece, exercise_id):
+        for sentence in line_sentences(tl.text):
+            pieces = parts(sentence)
+            if any(claims_class(p, c) for p in pieces[1:] for c in others):
                 carried = False
                 continue
-            if diagnosis_kind(piece, bottleneck, carried) is not None:
-                return Sentence(piece.strip(), s.line)
-            carried = has_subject(piece, bottleneck)
+            for piece in pieces:
+                if about_other_part(piece, exercise_id):
+                    carried = False
+                    continue
+                other = speaks_of_other(piece, bottleneck)
+                led = bool(_PRONOUN_LED.match(piece))  # "that is overhead I'd want gone"
+                speaks_of_it = carried and (led or (not other and carries_subject(piece)))
+                if diagnosis_kind(piece, bottleneck, speaks_of_it) is not None:
+                    return Sentence(piece.strip(), tl)
+                if has_subject(piece, bottleneck):
+                    carried = True
+                elif other:
+                    carried = False
     return None
 
 
@@ -171,20 +261,68 @@ def retracted(piece: str, expected: str) -> bool:
 
 
 def find_wrong_claim(report: Report, expected: str, exercise_id: str) -> Sentence | None:
+    """The first claim that another class than ``expected`` limits the run."""
+    claims = (find_claim(report, c, exercise_id, expected) for c in CLASSES if c != expected)
+    found = [c for c in claims if c is not None]
+    return min(found, key=lambda s: s.line.number) if found else None
+
+
+def find_claim(
+    report: Report, bottleneck: str, exercise_id: str, expected: str | None = None
+) -> Sentence | None:
+    """The first statement that ``bottleneck`` limits this run (this part, not another),
+    unless the sentence takes it back for ``expected`` ("looks compute-bound at first, but
+    actually the copies are the problem")."""
     return report.remember(
-        ("wrong-claim", expected, exercise_id),
-        lambda: _find_wrong_claim(report, expected, exercise_id),
+        ("claim", bottleneck, exercise_id, expected),
+        lambda: _find_claim(report, bottleneck, exercise_id, expected),
     )
 
 
-def _find_wrong_claim(report: Report, expected: str, exercise_id: str) -> Sentence | None:
+def _find_claim(
+    report: Report, bottleneck: str, exercise_id: str, expected: str | None
+) -> Sentence | None:
     for s in diagnosis_sentences(report):
-        if retracted(s.text, expected):
+        if expected is not None and retracted(s.text, expected):
             continue
         for piece in parts(s.text):
             if not _CLAIM_WORDS.search(piece) or about_other_part(piece, exercise_id):
                 continue
-            for other in CLASSES:
-                if other != expected and claims_class(piece, other):
-                    return Sentence(piece.strip(), s.line)
+            if claims_class(piece, bottleneck):
+                return Sentence(piece.strip(), s.line)
     return None
+
+
+_COMMA = re.compile(r",\s+")
+
+
+def movement_dismissed(report: Report) -> Sentence | None:
+    """A statement that waves the copies away ("copy_ and to are the usual KV-cache
+    bookkeeping", "expected, part of the attention path").  The dismissal must be said of
+    the copies: in "the math looks fine, the copies don't" it is said of the math."""
+    return report.remember("movement-dismissed", lambda: _movement_dismissed(report))
+
+
+def _movement_dismissed(report: Report) -> Sentence | None:
+    for tl in report.text_lines:
+        carried = False
+        for sentence in line_sentences(tl.text, join_pronouns=False):
+            carried = carried and bool(_PRONOUN.search(sentence))  # "They are normal."
+            for piece in parts(sentence):
+                for fragment in _COMMA.split(piece):
+                    subject = concept("movement").search(fragment)  # "not chase the copies"
+                    other = names("math_talk", fragment) or names("tokenizer", fragment)
+                    about = subject is not None or (carried and not other)
+                    if about and _dismisses(fragment, subject.start() if subject else 0):
+                        return Sentence(fragment.strip(), tl)
+                    carried = about
+    return None
+
+
+def _dismisses(fragment: str, subject_at: int) -> bool:
+    """A dismissal said after the copies are named ("copy_ and to are the usual ...") and
+    not as a supposition ("if the copies turn out to be harmless")."""
+    for start, _ in mentions("dismissal", fragment):
+        if start > subject_at and not _HYPOTHETICAL.search(fragment[:start]):
+            return True
+    return False

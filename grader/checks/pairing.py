@@ -25,7 +25,7 @@ from grader.report.document import Line
 from grader.report.language import _raw
 from grader.report.model import Report
 from grader.report.patterns import Pattern
-from grader.report.sections import Unit, _marker, split_units
+from grader.report.sections import CONTINUES, Unit, _marker, split_units
 
 _ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6}
 
@@ -54,9 +54,19 @@ _REF = re.compile(
 )
 
 
+_ORDINAL_LEAD = re.compile(
+    r"^\W*(?:(?:for|to (?:test|check)|testing|checking)\s+)?(?:the\s+)?(first|second|third)\b",
+    re.IGNORECASE,
+)
+
+
 def references(text: str) -> list[int]:
-    """The hypotheses a text names, in order ("confirms H1 ... H2" -> [1, 2])."""
+    """The hypotheses a text names, in order ("confirms H1 ... H2" -> [1, 2]; "The second
+    can be tested by ..." -> [2])."""
     out: list[int] = []
+    lead = _ORDINAL_LEAD.match(text)
+    if lead:
+        out.append(_ORDINALS[lead.group(1).lower()])
     for m in _REF.finditer(text):
         word = next(g for g in m.groups() if g).lower()
         n = _ORDINALS.get(word) or label_number(word)
@@ -184,6 +194,24 @@ def _table_pairs(report: Report) -> list[tuple[Unit, str]]:
     return out
 
 
+_NEXT_ALTERNATIVE = re.compile(r"(?<=[.!?])\s+(?=" + CONTINUES["hypotheses"].pattern + ")", re.I)
+
+
+def _alternatives(unit: Unit) -> list[Unit]:
+    """A paragraph that gives several hypotheses in turn ("One possibility is ... Another
+    is ..."), cut where each new one starts."""
+    pieces = _NEXT_ALTERNATIVE.split(unit.text)
+    if len(pieces) < 2:
+        return [unit]
+    out: list[Unit] = []
+    offset = 0
+    for piece in pieces:
+        line = unit.line + unit.text[:offset].count("\n")
+        out.append(Unit(piece.strip(), line, unit.marker if not out else None, unit.from_list))
+        offset = unit.text.find(piece, offset) + len(piece)
+    return out
+
+
 def _loose_units(report: Report) -> list[Unit]:
     """Labelled paragraphs or items outside every field and part ("(a) dtype: ...", "(b)
     device: ...") in a report that gives its hypotheses no heading."""
@@ -217,7 +245,7 @@ def _hypotheses(report: Report) -> list[Hypothesis]:
     found: list[tuple[Unit, str, str]] = []
     rows = _table_pairs(report)
     in_tables = {unit.line for unit, _ in rows}
-    for unit in _units(report, "hypotheses"):
+    for unit in [u for whole in _units(report, "hypotheses") for u in _alternatives(whole)]:
         if unit.line in in_tables or _TEST_LABEL.match(unit.text):
             continue
         claim, test = split_test(unit.text)

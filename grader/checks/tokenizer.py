@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from grader.checks.common import carries_subject, line_sentences
 from grader.checks.registry import Context, Evidence, Verdict, check
-from grader.report.language import concept, mentions
+from grader.report.language import is_keyword_list, mentions, names
 
 
 @check("tokenizer-outside-gpu")
@@ -26,20 +27,31 @@ def tokenizer_outside_gpu(ctx: Context) -> Verdict:
     FAIL (partA):
         Latency note: tokenization adds another 22 ms to time-to-first-token.
     """
-    lines = ctx.report.text_lines
-    half: tuple[int, str, str] | None = None
-    for i, tl in enumerate(lines):
-        if not concept("tokenizer").search(tl.text):
-            continue
-        text = tl.text
-        nxt = lines[i + 1] if i + 1 < len(lines) else None
-        if nxt is not None and nxt.where == tl.where and tl.where != "body":
-            text = f"{text} {nxt.text}"
-        cpu, latency = bool(mentions("cpu_side", text)), bool(mentions("latency", text))
-        if cpu and latency:
-            return Verdict.yes(Evidence(tl.number, tl.text))
-        if (cpu or latency) and half is None:
-            half = (tl.number, tl.text, "latency (TTFT)" if cpu else "CPU-side, outside the GPU")
-    if half is not None:
-        return Verdict.no(Evidence(half[0], half[1]), f"half the point: never says {half[2]}")
+    cpu_half = latency_half = None
+    for tl in ctx.report.text_lines:
+        carried = False
+        for sentence in line_sentences(tl.text):
+            if is_keyword_list(sentence):
+                carried = False
+                continue
+            own = bool(mentions("tokenizer", sentence))
+            other = names("math", sentence) or names("movement", sentence)
+            about = own or (carried and carries_subject(sentence) and not other)
+            carried = about
+            if not about:
+                continue
+            cpu, latency = bool(mentions("cpu_side", sentence)), bool(mentions("latency", sentence))
+            if cpu and latency:
+                return Verdict.yes(Evidence(tl.number, sentence))
+            cpu_half = cpu_half or (Evidence(tl.number, sentence) if cpu else None)
+            latency_half = latency_half or (Evidence(tl.number, sentence) if latency else None)
+    if cpu_half and latency_half:
+        return Verdict.yes(max(cpu_half, latency_half, key=lambda e: e.line or 0))
+    if cpu_half or latency_half:
+        said, missing = (
+            (cpu_half, "that it still adds to latency (TTFT)")
+            if cpu_half
+            else (latency_half, "that it runs on the CPU, outside GPU execution")
+        )
+        return Verdict.no(said, f"half the point: never says {missing}")
     return Verdict.no(None, "looked for tokenizer.encode as CPU-side work adding to latency; none")

@@ -77,7 +77,12 @@ def has(name: str, text: str) -> bool:
     return bool(concept(name).search(text))
 
 
-_SENTENCE = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z0-9(\"'`*_])|\n+")
+# A sentence ends at ". " before a capital, a digit, a quote or mark, or a lower-case word
+# ("... the model math. copy_ and to ..."), but not after an abbreviation ("e.g. the").
+_SENTENCE = re.compile(
+    r"(?<=[.!?])(?<!e\.g\.)(?<!i\.e\.)(?<!\bvs\.)(?<!etc\.)(?<!approx\.)(?<!\bcf\.)(?<!\bca\.)"
+    r"(?<!\bno\.)(?<!\bvs\.)[\"')\]]*\s+(?=[A-Za-z0-9(\"'`*_])|\n+"
+)
 _CLAUSE = re.compile(
     r"[;:()\[\]\u2014\u2013]|,\s|\s-\s|\s->\s|→|"
     r"\b(?:but|whereas|while|although|though|so|because|since|and then|which)\b",
@@ -104,7 +109,8 @@ def clauses(text: str) -> list[str]:
     return [c.strip() for c in _CLAUSE.split(text) if c and c.strip()]
 
 
-def _clause_start(text: str, pos: int) -> int:
+def clause_start(text: str, pos: int) -> int:
+    """Where the clause holding ``pos`` starts."""
     start = 0
     for m in _CLAUSE.finditer(text, 0, pos):
         start = m.end()
@@ -120,7 +126,7 @@ def clause_end(text: str, pos: int) -> int:
 def negated(text: str, start: int, end: int, window: int = 8) -> bool:
     """Is the mention at text[start:end] negated, by a cue before it in its clause (within
     ``window`` words) or by a verdict after it ("... is the wrong next experiment")?"""
-    before = text[_clause_start(text, start) : start]
+    before = text[clause_start(text, start) : start]
     # "not model math and probably should not be there": a cue before a conjunction that
     # opens a new predicate belongs to the phrase it stands in, not to the one after it.
     before = _CONJUNCTION.split(before)[-1]
@@ -147,6 +153,20 @@ def mentions(name: str, text: str) -> tuple[tuple[int, int], ...]:
     return tuple(m.span() for m in unnegated(concept(name), text))
 
 
+SUBJECT_NEGATION_WINDOW = 3
+
+
+@lru_cache(maxsize=32768)
+def names(name: str, text: str) -> bool:
+    """Is a concept named in ``text`` as a subject: not denied ("no copies", "not the
+    copies")?  Only a cue right before the name denies it: in "I can't account for why
+    aten::to runs 54 times" the "can't" is the judgement of aten::to, not a denial of it."""
+    return any(
+        not negated(text, m.start(), m.end(), SUBJECT_NEGATION_WINDOW)
+        for m in concept(name).finditer(text)
+    )
+
+
 @lru_cache(maxsize=32768)
 def claimed(bottleneck: str, text: str) -> bool:
     """Does ``text`` claim the class outright ("compute-bound"), not negated?"""
@@ -155,9 +175,12 @@ def claimed(bottleneck: str, text: str) -> bool:
 
 _LIST_SEPARATOR = re.compile(r"[,;]")
 _PARENTHESES = re.compile(r"\([^()]*\)")
+# Where the main change of a sentence ends and its purpose, reason or method begins: "so
+# that ...", "to see ...", "and see whether ...", "by compiling ...", "that fuses ...".
 _ASIDE = re.compile(
     r"\s(?:so|so that|because|since|which|in order to|to (?:see|find|check|confirm|make|"
     r"measure|know|learn|identify|locate|tell|get|verify|attribute|compare|read|record))\b"
+    r"|\s(?:and|then) (?:see|check|watch) (?:if|whether)\b|\sby \w+ing\b|\s(?:that|which) \w+s\b"
     r"|,\s*which\b|\s[\u2014\u2013]\s|\s-\s"
 )
 

@@ -100,7 +100,10 @@ def section_of(text: str) -> tuple[str, str] | None:
         return None
     name = next(n for n, g in m.groupdict().items() if g is not None)
     rest = plain[m.end() :]
-    rest = _LEAD_TAIL.sub("", rest, count=1) if _SEPARATOR.search(rest[:45]) else rest
+    if _SEPARATOR.search(rest[:45]):
+        rest = _LEAD_TAIL.sub("", rest, count=1)
+    elif len(plain.split()) <= 8 and not rest.rstrip().endswith("."):
+        rest = ""  # a lead standing alone: "What I would leave alone for now"
     return name, rest.strip(" *_")
 
 
@@ -122,17 +125,32 @@ def find_sections(lines: list[Line], field_lines: set[int]) -> dict[str, list[Se
             out.setdefault(name, []).append(Section(name, lead, rest, tuple(body)))
 
     marked_blocks = {ln.block for ln in lines if ln.first and _MARKER.match(ln.text)}
+    last = ""  # the part most recently closed
     for line in lines:
         if line.number in field_lines:
             close()
-            current, body = None, []
+            current, body, last = None, [], ""
             continue
-        if current is not None and _ends(current, line):
+        if current is not None and _ends(current, line, body):
             close()  # and the line may open the next part ("H2: ..." after "H1: ...")
-            current, body = None, []
+            last, current, body = current[0], None, []
         opens = line.first or line.kind == "paragraph"
         found = section_of(line.text) if opens else None
+        if found and line.kind == "heading" and found[0] in ("hypotheses", "experiments"):
+            found = (found[0], "")  # "## Why copy_ and to might be there" holds no unit
         inside = current[0] if current else None
+        if found and _heading_led(current) and found[0] != inside and _prose(line.text):
+            found = None  # "The first hypothesis can be tested by ..." under "## Experiments"
+        if found and found[0] == inside and line.first and not _heading_led(current):
+            found = None  # "One possibility is ..." inside "Hypotheses:" is one of them
+        if (
+            not found
+            and current is None
+            and line.first
+            and last in CONTINUES
+            and CONTINUES[last].match(_DECOR.sub("", line.text))
+        ):
+            found = (last, line.text)  # "Another is ..." after "One possibility is ..."
         if (
             found
             and found[0] == "experiments"
@@ -158,13 +176,38 @@ def find_sections(lines: list[Line], field_lines: set[int]) -> dict[str, list[Se
     return out
 
 
-def _ends(current: tuple[str, Line, str], line: Line) -> bool:
+# A paragraph that goes on with the part just before it: "Another is ...", "The second can
+# be tested by ...".
+CONTINUES = {
+    "hypotheses": re.compile(
+        r"(?:another|a (?:second|third|further)|the (?:other|second|third)|second(?:ly)?|"
+        r"third(?:ly)?|alternatively|or (?:maybe|perhaps)|it (?:could|might|may) also)\b",
+        re.IGNORECASE,
+    ),
+    "experiments": re.compile(
+        r"(?:(?:for|to (?:test|check)|testing|checking) )?(?:the )?(?:second|third|other|"
+        r"latter|former)\b",
+        re.IGNORECASE,
+    ),
+}
+
+
+def _prose(text: str) -> bool:
+    """A sentence of prose rather than a lead: long, with no "Label:" before it."""
+    return len(text.split()) > 12 and not _LEAD.match(text)
+
+
+def _heading_led(current: tuple[str, Line, str] | None) -> bool:
+    return current is not None and current[1].kind == "heading"
+
+
+def _ends(current: tuple[str, Line, str], line: Line, body: list[Line]) -> bool:
     """Does ``line`` end the part ``current`` (see :func:`find_sections`)?"""
     _, lead, rest = current
     if line.kind == "heading":
         return True
-    if lead.kind == "heading":
-        return False
+    if lead.kind == "heading" or (not rest and not body):
+        return False  # a lead alone ("Not yet") holds at least the block below it
     new_paragraph = line.first and line.kind == "paragraph" and line.block != lead.block
     if rest and lead.kind != "heading" and not _HYPOTHESIS_START.match(lead.text):
         return new_paragraph
