@@ -5,11 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from grader.cli import app
 from grader.errors import GraderError
 from grader.exercises import list_exercises, load_exercise
+from tests.cli_run import grade
 
 BAD = sorted((Path(__file__).parent / "bad_exercises").glob("*.yaml"))
 
@@ -33,7 +32,7 @@ def test_bad_exercise_gives_one_clear_message(path: Path):
 
 @pytest.mark.parametrize("path", BAD[:4], ids=lambda p: p.stem)
 def test_cli_prints_the_message_and_exits_2_without_traceback(path: Path):
-    result = CliRunner().invoke(app, ["analyze", str(path)])
+    result = grade("analyze", str(path))
     assert result.exit_code == 2
     assert _expected(path) in result.output
     assert "Traceback" not in result.output
@@ -48,13 +47,13 @@ def test_duplicate_ids_in_a_folder(tmp_path: Path):
 
 
 def test_unknown_exercise_lists_the_known_ones():
-    result = CliRunner().invoke(app, ["analyze", "partZ"])
+    result = grade("analyze", "partZ")
     assert result.exit_code == 2
     assert "unknown exercise 'partZ'" in result.output
     assert "partA, partB, partC" in result.output
 
 
 def test_missing_file():
-    result = CliRunner().invoke(app, ["show", "nowhere/ex.yaml"])
+    result = grade("show", "nowhere/ex.yaml")
     assert result.exit_code == 2
     assert "nowhere/ex.yaml: no such file" in result.output

@@ -12,17 +12,15 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from grader.cli import app
+from tests.cli_run import grade
 
 ROOT = Path(__file__).resolve().parent.parent
 SUBMISSIONS = ROOT / "submissions"
-runner = CliRunner()
 
 
 def batch(*args: str):
-    return runner.invoke(app, ["batch", *args])
+    return grade("batch", *args)
 
 
 @pytest.fixture(scope="module")
@@ -210,7 +208,7 @@ def test_gradescope_results_for_one_report(tmp_path: Path):
 
 def _unpack_autograder(tmp_path: Path, exercise: str) -> Path:
     zip_path = tmp_path / "autograder.zip"
-    result = runner.invoke(app, ["gradescope-autograder", "-e", exercise, "-o", str(zip_path)])
+    result = grade("gradescope-autograder", "-e", exercise, "-o", str(zip_path))
     assert result.exit_code == 0, result.output
     root = tmp_path / "autograder"
     with zipfile.ZipFile(zip_path) as z:

@@ -5,27 +5,19 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from grader.cli import app
+from tests.cli_run import GRADE, grade
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "submissions" / "s-a01.md"
-runner = CliRunner()
-
-
-def grade(*args: str):
-    return runner.invoke(app, ["report", *args])
 
 
 def test_readme_main_job_grades_a_shipped_example():
-    exe = Path(sys.executable).parent / "grade"
     proc = subprocess.run(
-        [str(exe), "submissions/s-a01.md", "--exercise", "partA"],
+        [str(GRADE), "submissions/s-a01.md", "--exercise", "partA"],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -178,7 +170,7 @@ def test_no_exercise_and_no_parts_asks_for_one():
 
 
 def test_template_lists_the_fields_and_parts():
-    out = runner.invoke(app, ["template", "partA"]).output
+    out = grade("template", "partA").output
     for name in (
         "Workload:",
         "Hardware:",
@@ -190,29 +182,28 @@ def test_template_lists_the_fields_and_parts():
         "## Stretch",
     ):
         assert name in out
-    assert "Contrast" in runner.invoke(app, ["template", "partB"]).output
+    assert "Contrast" in grade("template", "partB").output
 
 
 def test_a_blank_template_grades_as_incomplete(tmp_path: Path):
     path = tmp_path / "t.md"
-    path.write_text(runner.invoke(app, ["template", "partA"]).output)
+    path.write_text(grade("template", "partA").output)
     data = json.loads(grade(str(path), "-e", "partA", "-f", "json").output)
     assert data["criteria"][0]["passed"] is False
 
 
 def test_explain_prints_definition_and_examples():
-    out = runner.invoke(app, ["explain", "no-premature-attention-kernel"]).output
+    out = grade("explain", "no-premature-attention-kernel").output
     assert "I would NOT write a custom attention kernel yet" in out
     assert "PASS (partA):" in out and "FAIL (partA):" in out
-    bad = runner.invoke(app, ["explain", "nope"])
+    bad = grade("explain", "nope")
     assert bad.exit_code == 2 and "known criteria:" in bad.output
 
 
 def test_main_dispatches_a_file_argument_to_report():
-    exe = Path(sys.executable).parent / "grade"
-    proc = subprocess.run([str(exe), "--version"], capture_output=True, text=True, timeout=60)
+    proc = subprocess.run([str(GRADE), "--version"], capture_output=True, text=True, timeout=60)
     assert proc.stdout.startswith("triage-grader ")
     proc = subprocess.run(
-        [str(exe), "missing.md", "-e", "partA"], capture_output=True, text=True, timeout=60
+        [str(GRADE), "missing.md", "-e", "partA"], capture_output=True, text=True, timeout=60
     )
     assert proc.returncode == 2 and "missing.md: no such file" in proc.stderr

@@ -8,22 +8,20 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from grader.analyzer import analyze
-from grader.cli import app
 from grader.errors import GraderError
 from grader.exercises import load_exercise
 from grader.traces.kernels import kernel_type, stage_by_name
 from grader.traces.layers import breakdown
 from grader.traces.link import link_kernels
 from grader.traces.reader import read_trace
+from tests.cli_run import grade
 from tests.trace_synth import synth_trace
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "traces"
 DATA = Path(__file__).parent / "data"
-runner = CliRunner()
 
 
 def _write(tmp_path: Path, data: object, name: str = "t.json") -> Path:
@@ -172,7 +170,7 @@ def test_bare_event_list_and_gzip(tmp_path):
 def test_bad_traces_give_one_clear_message(tmp_path, content, message):
     path = tmp_path / "bad.json"
     path.write_bytes(content)
-    result = runner.invoke(app, ["import-trace", str(path)])
+    result = grade("import-trace", str(path))
     assert result.exit_code == 2
     assert message in result.output and str(path) in result.output
     assert "Traceback" not in result.output
@@ -190,10 +188,10 @@ def test_truncated_gzip(tmp_path):
 
 def _import(tmp_path: Path, trace: Path) -> Path:
     out = tmp_path / "ex.yaml"
-    result = runner.invoke(app, ["import-trace", str(trace), "--out", str(out)])
+    result = grade("import-trace", str(trace), "--out", str(out))
     assert result.exit_code == 0, result.output
-    assert runner.invoke(app, ["analyze", str(out)]).exit_code == 0
-    assert runner.invoke(app, ["show", str(out)]).exit_code == 0
+    assert grade("analyze", str(out)).exit_code == 0
+    assert grade("show", str(out)).exit_code == 0
     return out
 
 
@@ -230,9 +228,8 @@ def test_h100_trace(tmp_path):
     assert ex.hardware == "NVIDIA H100 80GB HBM3"
     assert ex.table.rows[0].name == "aten::linear"
     assert "launch is not in the trace" in ex.table_note
-    result = runner.invoke(
-        app,
-        ["import-trace", str(SHARED / "h100_Qwen1.5-0.5B.json.gz"), "--report", "--format", "json"],
+    result = grade(
+        "import-trace", str(SHARED / "h100_Qwen1.5-0.5B.json.gz"), "--report", "--format", "json"
     )
     data = json.loads(result.output)
     assert set(data) == {
@@ -249,6 +246,6 @@ def test_h100_trace(tmp_path):
 
 def test_report_text(tmp_path):
     path = _write(tmp_path, synth_trace(2, 3, 4, noise=True))
-    out = runner.invoke(app, ["import-trace", str(path), "--report"]).output
+    out = grade("import-trace", str(path), "--report").output
     assert "prefill layers: 2   decode layers: 12   decode rounds: 3 of 4 layers" in out
     assert "overall 100 (A)" in out
