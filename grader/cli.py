@@ -1,215 +1,315 @@
-"""The ``grade`` command: a thin layer that builds objects, hands them on, and prints.
+"""The ``grade`` command line, in one place: every command, its arguments, options and help.
 
-``grade REPORT.md --exercise partA`` grades a report (the default command); the other
-commands are subcommands (``grade analyze partA``).  Every ``GraderError`` becomes one
-message on stderr and exit code 2, here and nowhere else.
+Each command is a function registered by ``@command`` with the parameters it takes (the
+arguments of ``argparse.ArgumentParser.add_argument``); its docstring is its help, and the
+parsed options are passed to it by name.  ``grade REPORT`` is the default command, run when
+the first argument is not a command's name.  One parser per command is built from these
+definitions by ``parser()``: help, usage errors and options all come from it (a test checks
+every command's help).  argparse is used rather than typer because typer coerces every
+option through pydantic, whose import costs about as much as grading a report; commands
+import what they need only when they run.
+
+Handlers print their output and return the exit code; library errors (``GraderError``)
+reach ``grader.console``, which turns them into one message and exit code 2.
 """
 
 from __future__ import annotations
 
+import argparse
+import inspect
+import shutil
+import sys
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Any
 
-import typer
 
-from grader.console import Format, run_report
-from grader.errors import GraderError
+@dataclass(frozen=True)
+class Param:
+    """One argument or option: ``add_argument``'s positional and keyword arguments."""
 
-if TYPE_CHECKING:
-    from grader.exercises import Exercise
+    flags: tuple[str, ...]
+    spec: dict[str, Any] = field(default_factory=dict)
 
-app = typer.Typer(
-    add_completion=False,
-    no_args_is_help=True,
-    help="Grade profiler-triage reports; analyze and show the exercises they answer.\n\n"
-    "Grade a report: grade REPORT.md --exercise partA",
+
+def param(*flags: str, **spec: Any) -> Param:
+    return Param(flags, spec)
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str  # "" for the default command, grade REPORT
+    run: Callable[..., int]
+    params: tuple[Param, ...]
+
+    @property
+    def help(self) -> str:
+        return inspect.cleandoc(self.run.__doc__ or "")
+
+    @property
+    def summary(self) -> str:
+        return self.help.split("\n\n")[0].replace("\n", " ")
+
+    @property
+    def prog(self) -> str:
+        return f"grade {self.name}".strip()
+
+    def parser(self) -> argparse.ArgumentParser:
+        parser = argparse.ArgumentParser(
+            prog=self.prog,
+            description=self.help,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+            allow_abbrev=False,  # a new option must not change what an abbreviation meant
+        )
+        for p in self.params:
+            parser.add_argument(*p.flags, **p.spec)
+        if not self.name:  # grade REPORT's help is grade's: it lists the commands too
+            usage = parser.format_usage().removeprefix("usage: ").rstrip()
+            parser.usage = f"{usage}\n       grade COMMAND [-h] ..."
+            width = max(map(len, COMMANDS)) + 4
+            columns = max(shutil.get_terminal_size().columns - 2, width + 30)
+            parser.epilog = "commands:\n" + "\n".join(
+                textwrap.fill(
+                    f"  {name:{width - 2}}{c.summary}", columns, subsequent_indent=" " * width
+                )
+                for name, c in COMMANDS.items()
+            )
+        return parser
+
+    def invoke(self, argv: list[str]) -> int:
+        return self.run(**vars(self.parser().parse_intermixed_args(argv)))
+
+
+COMMANDS: dict[str, Command] = {}  # in the order `grade --help` lists them
+
+
+def command(name: str, *params: Param) -> Callable[[Callable[..., int]], Callable[..., int]]:
+    def register(run: Callable[..., int]) -> Callable[..., int]:
+        COMMANDS[name] = Command(name, run, params)
+        return run
+
+    return register
+
+
+def _at_least_one(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, got {text!r}")
+    return value
+
+
+def _out(text: str) -> None:
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+EXERCISE = param(
+    "exercise",
+    metavar="EXERCISE",
+    help="an exercise id (see 'grade exercises') or the path of an exercise YAML file",
+)
+FORMAT = param(
+    "-f",
+    "--format",
+    dest="fmt",
+    choices=("text", "json"),
+    default="text",
+    help="text for a terminal, json for tools (default: %(default)s)",
+)
+FILE = {"type": Path, "metavar": "FILE", "default": None}
+
+
+def grade_report(report: Path, exercise: str | None, fmt: str, fail_under: float | None) -> int:
+    """Grade profiler-triage reports; analyze and show the exercises they answer.
+
+    grade REPORT grades one report: each criterion's verdict, the line that decided it,
+    feedback and a hint, and the score.  Run 'grade COMMAND -h' for a command's help."""
+    import json
+
+    from grader.grading import grade_file
+
+    results = grade_file(report, exercise)
+    if fmt == "json":
+        payload = [r.to_dict() for r in results]
+        _out(json.dumps(payload[0] if len(payload) == 1 else payload, indent=2))
+    else:
+        from grader.reporters.grade_text import render_grade
+
+        _out("\n\n".join(render_grade(r) for r in results))
+    if fail_under is not None and any(r.score < fail_under for r in results):
+        return 1
+    return 0
+
+
+def _version() -> str:
+    from grader import __version__
+
+    return f"triage-grader {__version__}"
+
+
+DEFAULT = Command(
+    "",
+    grade_report,
+    (
+        param("report", type=Path, metavar="REPORT", help="the learner's markdown report"),
+        param(
+            "-e",
+            "--exercise",
+            metavar="EXERCISE",
+            help="exercise id or YAML file; without it, each '## Part X' of the file is graded",
+        ),
+        FORMAT,
+        param(
+            "--fail-under",
+            type=float,
+            metavar="SCORE",
+            help="exit 1 when a score is below SCORE (a pre-submit check)",
+        ),
+        param("--version", action="version", version=_version()),
+    ),
 )
 
 
-def _fail(exc: GraderError) -> typer.Exit:
-    typer.echo(f"error: {exc}", err=True)
-    return typer.Exit(2)
+@command("exercises", param("--dir", type=Path, metavar="DIR", dest="directory", default=None))
+def exercises(directory: Path | None) -> int:
+    """List the exercises with their derived bottleneck.
 
-
-def _exercise(name: str) -> Exercise:
-    """The exercise an argument names, or the one error message and exit code 2."""
-    from grader.exercises import resolve_exercise
-
-    try:
-        return resolve_exercise(name)
-    except GraderError as exc:
-        raise _fail(exc) from None
-
-
-ExerciseArg = Annotated[
-    str, typer.Argument(help="an exercise id (see 'grade exercises') or an exercise YAML file")
-]
-FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="text or json")]
-
-
-@app.command("exercises")
-def exercises_cmd(
-    directory: Annotated[
-        Path | None, typer.Option("--dir", help="a folder of exercise YAML files")
-    ] = None,
-) -> None:
-    """List the exercises with their derived bottleneck."""
+    --dir lists the exercise YAML files of another folder."""
     from grader.analyzer import analyze
     from grader.exercises import list_exercises
 
-    try:
-        found = list_exercises(directory)
-    except GraderError as exc:
-        raise _fail(exc) from None
-    for ex in found:
-        typer.echo(f"{ex.id:12} {analyze(ex.table).bottleneck:16} {ex.title}")
+    for ex in list_exercises(directory):
+        _out(f"{ex.id:12} {analyze(ex.table).bottleneck:16} {ex.title}")
+    return 0
 
 
-@app.command("show")
-def show_cmd(exercise: ExerciseArg) -> None:
-    """Print an exercise as a learner sees it, the table aligned with its units."""
+@command("show", EXERCISE)
+def show(exercise: str) -> int:
+    """Print an exercise as a learner reads it, the table aligned with its units."""
+    from grader.exercises import resolve_exercise
     from grader.reporters.exercise_text import render_exercise
 
-    typer.echo(render_exercise(_exercise(exercise)))
+    _out(render_exercise(resolve_exercise(exercise)))
+    return 0
 
 
-@app.command("analyze")
-def analyze_cmd(exercise: ExerciseArg, fmt: FormatOpt = Format.text) -> None:
+@command("analyze", EXERCISE, FORMAT)
+def analyze(exercise: str, fmt: str) -> int:
     """Derive the bottleneck class of an exercise's table, with evidence and caveats."""
     import json
 
-    from grader.analyzer import analyze
+    from grader.analyzer import analyze as analyze_table
+    from grader.exercises import resolve_exercise
     from grader.reporters.exercise_text import render_analysis
 
-    ex = _exercise(exercise)
-    result = analyze(ex.table)
-    if fmt is Format.json:
-        typer.echo(json.dumps({"exercise": ex.id, **result.to_dict()}, indent=2))
+    ex = resolve_exercise(exercise)
+    result = analyze_table(ex.table)
+    if fmt == "json":
+        _out(json.dumps({"exercise": ex.id, **result.to_dict()}, indent=2))
     else:
-        typer.echo(render_analysis(ex, result))
+        _out(render_analysis(ex, result))
+    return 0
 
 
-@app.command("report", hidden=True)
-def report_cmd(
-    report: Annotated[Path, typer.Argument(help="the learner's markdown report")],
-    exercise: Annotated[
-        str | None,
-        typer.Option(
-            "--exercise",
-            "-e",
-            help="exercise id or YAML file; without it, each '## Part X' of the file is graded",
-        ),
-    ] = None,
-    fmt: FormatOpt = Format.text,
-    fail_under: Annotated[
-        float | None, typer.Option("--fail-under", help="exit 1 when the score is below this")
-    ] = None,
-) -> None:
-    """Grade a report: grade REPORT.md --exercise partA."""
-    code = run_report(report, exercise, fmt, fail_under)
-    if code:
-        raise typer.Exit(code)
+# The batch command's options are run_batch's parameters: each `dest` below is one of its
+# parameter names (a test keeps the two equal), so a new batch option is one line here.
+@command(
+    "batch",
+    param("paths", type=Path, nargs="+", metavar="PATH", help="report files and folders"),
+    param("-e", "--exercise", metavar="EXERCISE", help="grade every report as this exercise"),
+    param("--csv", dest="csv_out", **FILE, help="one row per graded part"),
+    param("--json", dest="json_out", **FILE, help="every report's JSON and the summary"),
+    param("--feedback-dir", dest="feedback_dir", **FILE, help="one markdown file per student"),
+    param("--html", dest="html_out", **FILE, help="a self-contained class report"),
+    param(
+        "--gradescope", dest="gradescope_out", **FILE, help="Gradescope's results.json (one report)"
+    ),
+    param(
+        "-j",
+        "--workers",
+        type=_at_least_one,
+        metavar="N",
+        default=None,
+        help="processes to grade with (default: one per core)",
+    ),
+)
+def batch(**options: Any) -> int:
+    """Grade a class: many reports, a summary, and exports for spreadsheets and Gradescope.
 
-
-@app.command("batch")
-def batch_cmd(
-    paths: Annotated[list[Path], typer.Argument(help="report files and folders of reports")],
-    exercise: Annotated[
-        str | None,
-        typer.Option("--exercise", "-e", help="grade every report as this exercise"),
-    ] = None,
-    csv_out: Annotated[Path | None, typer.Option("--csv", help="one row per report")] = None,
-    json_out: Annotated[
-        Path | None, typer.Option("--json", help="every report's JSON and the summary")
-    ] = None,
-    feedback_dir: Annotated[
-        Path | None, typer.Option("--feedback-dir", help="one markdown file per student")
-    ] = None,
-    html_out: Annotated[
-        Path | None, typer.Option("--html", help="a self-contained class report")
-    ] = None,
-    gradescope_out: Annotated[
-        Path | None,
-        typer.Option("--gradescope", help="Gradescope results.json (one report only)"),
-    ] = None,
-    workers: Annotated[
-        int | None, typer.Option("--workers", "-j", min=1, help="processes (default: cores)")
-    ] = None,
-) -> None:
-    """Grade a class: many reports, a summary, and exports for spreadsheets and Gradescope."""
+    Folders are searched for .md and .txt files.  Exit code 0 when every file was graded,
+    1 when some could not be (each is an error row), 2 for bad arguments."""
     from grader.batch.cli_run import run_batch
 
-    try:
-        code = run_batch(
-            paths, exercise, csv_out, json_out, feedback_dir, html_out, gradescope_out, workers
-        )
-    except GraderError as exc:
-        raise _fail(exc) from None
-    raise typer.Exit(code)
+    return run_batch(**options)
 
 
-@app.command("gradescope-autograder")
-def gradescope_autograder_cmd(
-    exercise: Annotated[str, typer.Option("--exercise", "-e", help="the exercise to grade")],
-    out: Annotated[Path, typer.Option("--out", "-o", help="the zip to write")] = Path(
-        "autograder.zip"
+@command(
+    "gradescope-autograder",
+    param("-e", "--exercise", required=True, metavar="EXERCISE", help="the exercise to grade"),
+    param(
+        "-o",
+        "--out",
+        type=Path,
+        metavar="ZIP",
+        default=Path("autograder.zip"),
+        help="the zip to write (default: %(default)s)",
     ),
-    wheels: Annotated[
-        Path | None,
-        typer.Option("--wheels", help="a folder of dependency wheels to ship for offline setup"),
-    ] = None,
-) -> None:
+    param(
+        "--wheels",
+        type=Path,
+        metavar="DIR",
+        default=None,
+        help="a folder of dependency wheels to ship for an offline setup",
+    ),
+)
+def gradescope_autograder(exercise: str, out: Path, wheels: Path | None) -> int:
     """Build the autograder zip Gradescope accepts (setup.sh, run_autograder, a wheel)."""
     from grader.autograder import build_autograder
 
-    try:
-        path = build_autograder(exercise, out, wheels)
-    except GraderError as exc:
-        raise _fail(exc) from None
-    typer.echo(f"wrote {path}")
+    _out(f"wrote {build_autograder(exercise, out, wheels)}")
+    return 0
 
 
-@app.command("import-trace")
-def import_trace_cmd(
-    trace: Annotated[
-        Path, typer.Argument(help="a torch.profiler Chrome trace (.json or .json.gz)")
-    ],
-    out: Annotated[
-        Path | None, typer.Option("--out", "-o", help="write the exercise YAML here")
-    ] = None,
-    report: Annotated[
-        bool, typer.Option("--report", help="print the per-stage layer breakdown instead")
-    ] = False,
-    fmt: FormatOpt = Format.text,
-    ignore_annotations: Annotated[
-        bool, typer.Option("--ignore-annotations", help="classify stages from names and grids")
-    ] = False,
-) -> None:
+@command(
+    "import-trace",
+    param("trace", type=Path, metavar="TRACE", help="a torch.profiler trace (.json, .json.gz)"),
+    param("-o", "--out", type=Path, metavar="FILE", default=None, help="write the exercise here"),
+    param("--report", action="store_true", help="print the per-stage layer breakdown instead"),
+    FORMAT,
+    param(
+        "--ignore-annotations",
+        action="store_true",
+        help="classify stages from kernel names and grids only",
+    ),
+)
+def import_trace(
+    trace: Path, out: Path | None, report: bool, fmt: str, ignore_annotations: bool
+) -> int:
     """Turn a profiler trace into an exercise, or report its kernels' stages and layers."""
     from grader.traces.cli_run import run_import
 
-    try:
-        typer.echo(run_import(trace, out, report, fmt.value, ignore_annotations), nl=False)
-    except GraderError as exc:
-        raise _fail(exc) from None
+    sys.stdout.write(run_import(trace, out, report, fmt, ignore_annotations))
+    return 0
 
 
-@app.command("template")
-def template_cmd(exercise: ExerciseArg) -> None:
+@command("template", EXERCISE)
+def template(exercise: str) -> int:
     """Print a blank report to fill in for an exercise."""
+    from grader.exercises import resolve_exercise
     from grader.reporters.template import render_template
 
-    typer.echo(render_template(_exercise(exercise)))
+    _out(render_template(resolve_exercise(exercise)))
+    return 0
 
 
-@app.command("explain")
-def explain_cmd(
-    criterion: Annotated[str, typer.Argument(help="a criterion id, e.g. two-hypotheses")],
-) -> None:
+@command("explain", param("criterion", metavar="CRITERION", help="a criterion id"))
+def explain(criterion: str) -> int:
     """Print what a criterion judges, what passes and what fails, with examples."""
     from grader.reporters.explain import render_explain
 
-    try:
-        typer.echo(render_explain(criterion))
-    except GraderError as exc:
-        raise _fail(exc) from None
+    _out(render_explain(criterion))
+    return 0

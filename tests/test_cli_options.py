@@ -1,0 +1,89 @@
+"""The grade command line: help, usage errors and options, as a user meets them."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.cli_run import grade
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = str(ROOT / "submissions" / "s-a01.md")
+LOW = str(ROOT / "submissions" / "s-a12.md")  # scores 10 on partA
+COMMANDS = [
+    "exercises",
+    "show",
+    "analyze",
+    "batch",
+    "gradescope-autograder",
+    "import-trace",
+    "template",
+    "explain",
+]
+
+
+def test_top_level_help_shows_the_report_options_the_version_and_every_command():
+    result = grade("--help")
+    assert result.exit_code == 0 and result.stderr == ""
+    out = result.stdout
+    for option in ("--exercise", "--format", "--fail-under", "--version"):
+        assert option in out
+    for name in COMMANDS:
+        assert re.search(rf"^  {re.escape(name)}\s", out, re.MULTILINE), name
+    assert "grade report" not in out  # no hidden command in the usage
+
+
+@pytest.mark.parametrize("argv", [["batch", "--help"], ["batch", "-h"]])
+def test_batch_help_is_help_only(argv):
+    result = grade(*argv)
+    assert result.exit_code == 0
+    assert result.stdout.startswith("usage: grade batch")
+    assert result.stderr == ""
+
+
+def test_batch_without_paths_is_one_error():
+    result = grade("batch")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.count("error") == 1
+    assert "grade batch: error: the following arguments are required: PATH" in result.stderr
+
+
+def test_no_arguments_prints_the_help_and_exits_2():
+    result = grade()
+    assert result.exit_code == 2
+    assert "usage: grade" in result.stderr and "explain" in result.stderr
+
+
+def test_options_may_come_before_the_report():
+    result = grade("-e", "partA", EXAMPLE)
+    assert result.exit_code == 0, result.output
+    assert "Score: 100/100  Grade: A" in result.stdout
+
+
+def test_options_may_come_between_batch_paths(tmp_path: Path):
+    out = tmp_path / "out.csv"
+    a, b = ROOT / "submissions" / "s-a01.md", ROOT / "submissions" / "s-a05.md"
+    result = grade("batch", str(a), "--csv", str(out), str(b), "-e", "partA", "-j", "1")
+    assert result.exit_code == 0, result.output
+    assert len(out.read_text().splitlines()) == 3
+
+
+def test_a_bad_format_is_argparse_wording_not_pydantic():
+    result = grade(EXAMPLE, "-e", "partA", "--format", "yaml")
+    assert result.exit_code == 2
+    assert "grade: error: argument -f/--format: invalid choice: 'yaml'" in result.stderr
+    assert "(choose from 'text', 'json')" in result.stderr
+    assert "Value error" not in result.stderr
+
+
+def test_zero_workers_is_refused_in_plain_words():
+    result = grade("batch", EXAMPLE, "-e", "partA", "--workers", "0")
+    assert result.exit_code == 2
+    assert (
+        "grade batch: error: argument -j/--workers: must be a whole number of at least 1, got '0'"
+        in (result.stderr)
+    )
+    assert "Input should be" not in result.stderr
