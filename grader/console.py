@@ -3,16 +3,22 @@
 The first argument names a command (``grade batch ...``); anything else is the default
 command, ``grade REPORT``, whose options may come before or after the report.  The commands
 and their options are defined in ``grader.cli``.  This is the single boundary where a
-``GraderError`` becomes one message and exit code 2.
+``GraderError`` becomes one message and exit code 2, and where a reader that closed the
+pipe (``grade ... | head -1``) ends the output quietly.
 """
 
 from __future__ import annotations
 
+import os
+import select
 import sys
 from typing import NoReturn
 
 from grader.cli import COMMANDS, DEFAULT
 from grader.errors import GraderError
+
+# What a shell reports for a process ended by SIGPIPE, as `git log | head -1` would be.
+CLOSED_PIPE = 141
 
 
 def run(argv: list[str]) -> int:
@@ -28,6 +34,28 @@ def run(argv: list[str]) -> int:
         return 2
 
 
+def _stdout_closed() -> bool:
+    """Whether stdout is a pipe whose reader has gone (poll says POLLERR)."""
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & select.POLLERR for _, events in poller.poll(0))
+    except (AttributeError, OSError, ValueError):  # no poll (Windows), or not a real file
+        return False
+
+
 def main() -> NoReturn:
     """Console entry point."""
-    raise SystemExit(run(sys.argv[1:]))
+    try:
+        try:
+            code = run(sys.argv[1:])
+        except SystemExit as exc:  # argparse's help, --version and usage errors
+            code = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 2
+        sys.stdout.flush()
+    except BrokenPipeError:
+        if not _stdout_closed():
+            raise
+        # Point stdout at nothing so that the interpreter's last flush cannot fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = CLOSED_PIPE
+    raise SystemExit(code)
