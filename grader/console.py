@@ -21,12 +21,29 @@ from grader.errors import GraderError
 CLOSED_PIPE = 141
 
 
+def _looks_like_a_command(word: str) -> bool:
+    """A word that could be a mistyped command: no option, no path, no file suffix."""
+    return (
+        not word.startswith("-") and not any(c in word for c in "./\\") and not os.path.exists(word)
+    )
+
+
 def run(argv: list[str]) -> int:
     """Run one command line (without the program name); the exit code."""
     if not argv:
         DEFAULT.parser().print_help(sys.stderr)
         return 2
     chosen = COMMANDS.get(argv[0])
+    if chosen is None and _looks_like_a_command(argv[0]):
+        from grader.suggest import closest
+
+        near = closest(argv[0], COMMANDS)
+        if near:
+            print(
+                f"grade: error: no command or file {argv[0]!r}; did you mean 'grade {near}'?",
+                file=sys.stderr,
+            )
+            return 2
     try:
         return chosen.invoke(argv[1:]) if chosen else DEFAULT.invoke(argv)
     except GraderError as exc:

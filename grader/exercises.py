@@ -10,6 +10,7 @@ import yaml
 
 from grader.errors import GraderError, Location
 from grader.paths import data_dir
+from grader.suggest import did_you_mean
 from grader.tables import Table, parse_table
 from grader.yamlload import load_yaml, node_line
 
@@ -101,7 +102,9 @@ def resolve_exercise(name: str, directory: Path | None = None) -> Exercise:
     for ex in list_exercises(directory):
         if ex.id == name:
             return ex
-    known = ", ".join(sorted(p.stem for p in files)) or "none"
+    stems = sorted(p.stem for p in files)
+    known = ", ".join(stems) or "none"
     raise GraderError(
-        f"unknown exercise {name!r}; expected an id ({known}) or the path of an exercise YAML file"
+        f"unknown exercise {name!r};{did_you_mean(name, stems)} expected an id ({known}) "
+        "or the path of an exercise YAML file"
     )

@@ -87,3 +87,29 @@ def test_zero_workers_is_refused_in_plain_words():
         in (result.stderr)
     )
     assert "Input should be" not in result.stderr
+
+
+def test_a_misspelled_command_is_not_taken_for_a_missing_file_silently():
+    result = grade("analyse", "partA")
+    assert result.exit_code == 2
+    assert "did you mean 'grade analyze'?" in result.stderr
+
+
+@pytest.mark.parametrize("command", [[], ["batch"]])
+def test_a_miscased_exercise_gets_a_suggestion(command):
+    result = grade(*command, EXAMPLE, "--exercise", "parta")
+    assert result.exit_code == 2
+    assert "unknown exercise 'parta'; did you mean 'partA'?" in result.stderr
+
+
+def test_explain_suggests_a_close_criterion():
+    result = grade("explain", "two-hypothesis")
+    assert result.exit_code == 2
+    assert "did you mean 'two-hypotheses'?" in result.stderr
+
+
+def test_no_guess_when_several_names_are_as_close():
+    result = grade(EXAMPLE, "--exercise", "partZ")
+    assert result.exit_code == 2
+    assert "unknown exercise 'partZ'; expected an id (partA, partB, partC)" in result.stderr
+    assert "did you mean" not in result.stderr
