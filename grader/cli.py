@@ -306,10 +306,20 @@ def template(exercise: str) -> int:
     return 0
 
 
-@command("explain", param("criterion", metavar="CRITERION", help="a criterion id"))
-def explain(criterion: str) -> int:
-    """Print what a criterion judges, what passes and what fails, with examples."""
-    from grader.reporters.explain import render_explain
+@command(
+    "explain",
+    param(
+        "criterion",
+        nargs="?",
+        metavar="CRITERION",
+        help="a criterion id; without it, the list of criteria",
+    ),
+)
+def explain(criterion: str | None) -> int:
+    """Print what a criterion judges, what passes and what fails, with examples.
 
-    _out(render_explain(criterion))
+    Without a criterion, list them all with the exercises whose rubric has each."""
+    from grader.reporters.explain import render_criteria, render_explain
+
+    _out(render_explain(criterion) if criterion else render_criteria())
     return 0

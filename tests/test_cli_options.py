@@ -113,3 +113,16 @@ def test_no_guess_when_several_names_are_as_close():
     assert result.exit_code == 2
     assert "unknown exercise 'partZ'; expected an id (partA, partB, partC)" in result.stderr
     assert "did you mean" not in result.stderr
+
+
+def test_explain_without_a_criterion_lists_them_all():
+    from grader.rubric import criterion_titles
+
+    result = grade("explain")
+    assert result.exit_code == 0, result.output
+    for cid, title in criterion_titles().items():
+        assert f"{cid}  " in result.stdout and title in result.stdout
+    assert "grade explain CRITERION" in result.stdout
+    lines = {line.split()[0]: line for line in result.stdout.splitlines() if line.startswith("  ")}
+    assert lines["five-fields"].endswith("(partA, partB)")
+    assert lines["field-names-exact"].endswith("(partC)")
