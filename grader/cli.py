@@ -140,9 +140,14 @@ def grade_report(report: Path, exercise: str | None, fmt: str, fail_under: float
         from grader.reporters.grade_text import render_grade
 
         _out("\n\n".join(render_grade(r) for r in results))
-    if fail_under is not None and any(r.score < fail_under for r in results):
-        return 1
-    return 0
+    below = [r for r in results if fail_under is not None and r.score < fail_under]
+    for r in below:
+        print(
+            f"{r.submission} ({r.exercise}): score {r.score:g} is under --fail-under "
+            f"{fail_under:g}",
+            file=sys.stderr,
+        )
+    return 1 if below else 0
 
 
 def _version() -> str:

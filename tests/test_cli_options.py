@@ -126,3 +126,21 @@ def test_explain_without_a_criterion_lists_them_all():
     lines = {line.split()[0]: line for line in result.stdout.splitlines() if line.startswith("  ")}
     assert lines["five-fields"].endswith("(partA, partB)")
     assert lines["field-names-exact"].endswith("(partC)")
+
+
+def test_fail_under_says_why_it_exits_1():
+    result = grade(LOW, "-e", "partA", "--fail-under", "80")
+    assert result.exit_code == 1
+    assert f"{LOW} (partA): score 10 is under --fail-under 80" in result.stderr
+    passing = grade(EXAMPLE, "-e", "partA", "--fail-under", "80")
+    assert passing.exit_code == 0 and passing.stderr == ""
+
+
+def test_fail_under_names_each_part_below(tmp_path: Path):
+    a = (ROOT / "submissions" / "s-a12.md").read_text()
+    b = (ROOT / "submissions" / "s-b02.md").read_text().replace("# Part B\n", "")
+    both = tmp_path / "both.md"
+    both.write_text(f"## Part A\n{a}\n## Part B\n{b}")
+    result = grade(str(both), "--fail-under", "50")
+    assert result.exit_code == 1
+    assert result.stderr == f"{both} (partA): score 10 is under --fail-under 50\n"
