@@ -13,13 +13,23 @@ _EXTRA = {
     "stretch-named-ranges": '## Stretch: ranges for the next run\n- record_function("...")\n',
     "contrast-four-bullets": "## Contrast with Part A\n- \n- \n- \n- \n",
 }
+# A rubric with this criterion grades the field names as written from memory (Part C):
+# its template must not write them.
+FROM_MEMORY = "field-names-exact"
+FROM_MEMORY_NOTE = (
+    "(Write the five field names from memory, in order, one per line, each followed by a\n"
+    "colon and its value for this exercise's run.)"
+)
 
 
 def render_template(ex: Exercise) -> str:
-    specs, _ = field_specs()
-    lines = [f"# {ex.title}", ""]
-    lines += [f"{spec.name}: " for spec in specs]
     ids = [c.id for c in rubric_for(ex.id).criteria]
+    lines = [f"# {ex.title}", ""]
+    if FROM_MEMORY in ids:
+        lines.append(FROM_MEMORY_NOTE)
+    else:
+        specs, _ = field_specs()
+        lines += [f"{spec.name}: " for spec in specs]
     for cid, block in _EXTRA.items():
         if cid in ids:
             lines += ["", block.rstrip()]
