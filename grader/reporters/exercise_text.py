@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from grader.analyzer import Analysis
 from grader.exercises import Exercise
 from grader.tables import Table
 from grader.units import format_bytes, format_time
 
 HEADER = ("op", "CUDA total", "CPU total", "calls", "memory")
+WIDTH = 88
 
 
 def render_table(table: Table) -> str:
@@ -32,13 +35,24 @@ def render_table(table: Table) -> str:
     return "\n".join(lines)
 
 
+def _wrap(text: str, indent: str = "") -> str:
+    return textwrap.fill(text, WIDTH, subsequent_indent=indent)
+
+
 def render_exercise(ex: Exercise) -> str:
+    """The exercise as the course shows it: prompt, table, acceptance criteria, stretch,
+    debrief (the course's answer key, ``check``, is not shown)."""
     parts = [f"# {ex.title}  ({ex.id})", "", ex.prompt.rstrip(), "", "Profiler table:", ""]
     parts.append(render_table(ex.table))
     if ex.table_note:
         parts += ["", f"Note: {ex.table_note}"]
+    if ex.acceptance:
+        parts += ["", "Acceptance criteria", "", "A good answer:", ""]
+        parts += [_wrap(f"  {n}. {item}", "     ") for n, item in enumerate(ex.acceptance, 1)]
     if ex.stretch:
-        parts += ["", f"Stretch: {ex.stretch}"]
+        parts += ["", _wrap(f"Stretch: {ex.stretch}")]
+    if ex.debrief:
+        parts += ["", _wrap(f"Debrief: {ex.debrief}")]
     return "\n".join(parts)
 
 
