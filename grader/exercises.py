@@ -32,6 +32,8 @@ class Exercise:
     stretch: str = ""
     debrief: str = ""
     table_note: str = ""
+    table_given: bool = True  # False: the course gives no table; `stated` says what it states
+    stated: str = ""
     source: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -63,6 +65,8 @@ def load_exercise(path: Path) -> Exercise:
         stretch=data.get("stretch", ""),
         debrief=data.get("debrief", ""),
         table_note=data.get("table_note", ""),
+        table_given=data.get("table_given", True),
+        stated=data.get("stated", ""),
         source=data.get("source", ""),
     )
 

@@ -60,6 +60,17 @@ def test_show_part_a_has_the_course_acceptance_criteria_and_debrief():
     assert out.index("Acceptance criteria") < out.index("Stretch:") < out.index("Debrief:")
 
 
+def test_show_part_c_says_it_has_no_table_and_what_the_run_states():
+    result = grade("show", "partC")
+    assert result.exit_code == 0
+    out = result.stdout
+    assert "CUDA total" not in out and "aten::matmul" not in out  # no made-up table
+    assert "Profiler table: none" in out
+    assert "The fake run states only that aten::copy_ is 61% of CUDA time on a 7B decode" in (
+        " ".join(out.split())
+    )
+
+
 def test_show_part_b_still_shows_its_table():
     out = grade("show", "partB").stdout
     assert "Profiler table:" in out and "Python decode loop" in out

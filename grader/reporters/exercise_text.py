@@ -40,12 +40,18 @@ def _wrap(text: str, indent: str = "") -> str:
 
 
 def render_exercise(ex: Exercise) -> str:
-    """The exercise as the course shows it: prompt, table, acceptance criteria, stretch,
-    debrief (the course's answer key, ``check``, is not shown)."""
-    parts = [f"# {ex.title}  ({ex.id})", "", ex.prompt.rstrip(), "", "Profiler table:", ""]
-    parts.append(render_table(ex.table))
-    if ex.table_note:
-        parts += ["", f"Note: {ex.table_note}"]
+    """The exercise as the course shows it: prompt, table (or what the exercise states when
+    the course gives none), acceptance criteria, stretch, debrief; the course's answer key
+    (``check``) is not shown."""
+    parts = [f"# {ex.title}  ({ex.id})", "", ex.prompt.rstrip(), ""]
+    if ex.table_given:
+        parts += ["Profiler table:", "", render_table(ex.table)]
+        if ex.table_note:
+            parts += ["", f"Note: {ex.table_note}"]
+    else:  # the table is the exercise author's construction, for the analyzer only
+        parts.append(
+            _wrap(f"Profiler table: none. The course gives no table for this exercise. {ex.stated}")
+        )
     if ex.acceptance:
         parts += ["", "Acceptance criteria", "", "A good answer:", ""]
         parts += [_wrap(f"  {n}. {item}", "     ") for n, item in enumerate(ex.acceptance, 1)]
