@@ -1,13 +1,12 @@
 """The ``grade`` command line, in one place: every command, its arguments, options and help.
 
-Each command is a function registered by ``@command`` with the parameters it takes (the
-arguments of ``argparse.ArgumentParser.add_argument``); its docstring is its help, and the
-parsed options are passed to it by name.  ``grade REPORT`` is the default command, run when
-the first argument is not a command's name.  One parser per command is built from these
-definitions by ``parser()``: help, usage errors and options all come from it (a test checks
-every command's help).  argparse is used rather than typer because typer coerces every
-option through pydantic, whose import costs about as much as grading a report; commands
-import what they need only when they run.
+Each command is a function declared with ``@command`` (``grader.command``): its parameters
+are argparse's, its docstring is its help, and it receives the parsed options by name.
+``grade REPORT`` is the default command, run when the first argument is not a command's
+name.  One parser per command is built from these definitions: help, usage errors and
+options all come from it (a test checks every command's help).  argparse is used rather
+than typer because typer coerces every option through pydantic, whose import costs about as
+much as grading a report; commands import what they need only when they run.
 
 Handlers print their output and return the exit code; library errors (``GraderError``)
 reach ``grader.console``, which turns them into one message and exit code 2.
@@ -16,81 +15,13 @@ reach ``grader.console``, which turns them into one message and exit code 2.
 from __future__ import annotations
 
 import argparse
-import inspect
-import shutil
 import sys
-import textwrap
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from grader.command import COMMANDS, Command, command, param
 
-@dataclass(frozen=True)
-class Param:
-    """One argument or option: ``add_argument``'s positional and keyword arguments."""
-
-    flags: tuple[str, ...]
-    spec: dict[str, Any] = field(default_factory=dict)
-
-
-def param(*flags: str, **spec: Any) -> Param:
-    return Param(flags, spec)
-
-
-@dataclass(frozen=True)
-class Command:
-    name: str  # "" for the default command, grade REPORT
-    run: Callable[..., int]
-    params: tuple[Param, ...]
-
-    @property
-    def help(self) -> str:
-        return inspect.cleandoc(self.run.__doc__ or "")
-
-    @property
-    def summary(self) -> str:
-        return self.help.split("\n\n")[0].replace("\n", " ")
-
-    @property
-    def prog(self) -> str:
-        return f"grade {self.name}".strip()
-
-    def parser(self) -> argparse.ArgumentParser:
-        parser = argparse.ArgumentParser(
-            prog=self.prog,
-            description=self.help,
-            formatter_class=argparse.RawDescriptionHelpFormatter,
-            allow_abbrev=False,  # a new option must not change what an abbreviation meant
-        )
-        for p in self.params:
-            parser.add_argument(*p.flags, **p.spec)
-        if not self.name:  # grade REPORT's help is grade's: it lists the commands too
-            usage = parser.format_usage().removeprefix("usage: ").rstrip()
-            parser.usage = f"{usage}\n       grade COMMAND [-h] ..."
-            width = max(map(len, COMMANDS)) + 4
-            columns = max(shutil.get_terminal_size().columns - 2, width + 30)
-            parser.epilog = "commands:\n" + "\n".join(
-                textwrap.fill(
-                    f"  {name:{width - 2}}{c.summary}", columns, subsequent_indent=" " * width
-                )
-                for name, c in COMMANDS.items()
-            )
-        return parser
-
-    def invoke(self, argv: list[str]) -> int:
-        return self.run(**vars(self.parser().parse_intermixed_args(argv)))
-
-
-COMMANDS: dict[str, Command] = {}  # in the order `grade --help` lists them
-
-
-def command(name: str, *params: Param) -> Callable[[Callable[..., int]], Callable[..., int]]:
-    def register(run: Callable[..., int]) -> Callable[..., int]:
-        COMMANDS[name] = Command(name, run, params)
-        return run
-
-    return register
+__all__ = ["COMMANDS", "DEFAULT"]
 
 
 def _at_least_one(text: str) -> int:
