@@ -166,7 +166,12 @@ def test_batch_options_are_run_batchs_parameters():
     from grader.batch.cli_run import run_batch
 
     dests = {a.dest for a in COMMANDS["batch"].parser()._actions} - {"help"}
-    assert dests == set(inspect.signature(run_batch).parameters)
+    params = set(inspect.signature(run_batch).parameters)
+    assert not params - dests, (
+        f"run_batch parameter(s) {sorted(params - dests)} have no option: add a param(...) "
+        "line with that dest to the batch command in grader/cli.py"
+    )
+    assert not dests - params, f"grade batch options {sorted(dests - params)} reach no parameter"
 
 
 @pytest.mark.parametrize(
