@@ -6,7 +6,7 @@ import pytest
 
 from grader.checks.attention import attention_proposal
 from grader.checks.common import find_statement, find_wrong_claim
-from grader.checks.experiments import count_experiments
+from grader.checks.counting import count as count_experiments
 from grader.report.model import Report
 
 FIVE = ["workload", "hardware", "top_cuda", "top_cpu", "next_experiment"]

@@ -2,20 +2,10 @@
 
 from __future__ import annotations
 
-import re
-
 from grader.checks.attention import attention_proposal
+from grader.checks.counting import count, items
 from grader.checks.registry import Context, Evidence, Verdict, check
-from grader.report.fields import Field
-from grader.report.language import (
-    any_change,
-    change_kinds,
-    has,
-    is_keyword_list,
-    mentions,
-    strip_asides,
-    unnegated,
-)
+from grader.report.language import has, is_keyword_list, mentions
 
 TARGETS = {
     "movement-bound": "finding or removing the source of the copies/casts/transfers",
@@ -23,57 +13,6 @@ TARGETS = {
     "compute-bound": "kernel-level work on the dominant math",
     "host-bound": "taking the host work off the critical path",
 }
-
-
-_INLINE_ITEM = re.compile(r"(?:^|(?<=\s))(?:\(?[1-9]\)|[1-9]\.)\s+(?=\S)")
-
-
-def _items(f: Field) -> list[str]:
-    """The field's list items (a markdown list, or "1) ... 2) ..." on one line), or its one
-    value when it is not a list."""
-    items = [ln.text for ln in f.value_lines if ln.kind == "item" and ln.first]
-    if len(items) >= 2:
-        return items
-    marks = list(_INLINE_ITEM.finditer(f.value))
-    if len(marks) >= 2:
-        ends = [m.start() for m in marks[1:]] + [len(f.value)]
-        return [f.value[m.end() : e].strip(" ;,") for m, e in zip(marks, ends, strict=True)]
-    return [f.value]
-
-
-def changes_in(text: str) -> set[str]:
-    """Kinds of change named in ``text`` outside asides and purpose clauses, not negated."""
-    main = strip_asides(text)
-    found: set[str] = set()
-    if not any_change().search(main):
-        return found
-    for kind, pattern in change_kinds().items():
-        if next(unnegated(pattern, main), None) is not None:
-            found.add(kind)
-    return found
-
-
-_ALTERNATIVES = re.compile(
-    r"\bor (?:try|use|maybe|alternatively)\b|\balternatively\b", re.IGNORECASE
-)
-
-
-def count_experiments(f: Field) -> tuple[int, str]:
-    if is_keyword_list(f.value):
-        return 0, "a list of terms, not an experiment"
-    items = _items(f)
-    if len(items) >= 2:
-        steps = [i for i in items if not has("measurement_step", i)]
-        if len(steps) >= 2:
-            return len(steps), f"a list of {len(steps)} separate items"
-    kinds: set[str] = set()
-    for item in items:
-        kinds |= changes_in(item)
-    if len(kinds) >= 2:
-        return len(kinds), "several changes: " + ", ".join(sorted(kinds))
-    if _ALTERNATIVES.search(f.value):
-        return 2, "alternatives joined by 'or'"
-    return 1, "one experiment"
 
 
 @check("one-next-experiment")
@@ -102,7 +41,7 @@ def one_next_experiment(ctx: Context) -> Verdict:
     f = ctx.report.field("next_experiment")
     if f is None:
         return Verdict.no(None, "no Next experiment field with content")
-    n, why = count_experiments(f)
+    n, why = count(f)
     evidence = Evidence(f.label_line, f.value.replace("\n", " / "))
     if n == 1:
         return Verdict.yes(evidence, why)
@@ -154,7 +93,7 @@ def next_experiment_targets_bottleneck(ctx: Context) -> Verdict:
             return Verdict.no(evidence, "an attention kernel does not address this bottleneck")
     if is_keyword_list(f.value):
         return Verdict.no(evidence, "a list of terms is not an experiment")
-    if any(_targets(item, ctx.expected, ctx.params) for item in _items(f)):
+    if any(_targets(item, ctx.expected, ctx.params) for item in items(f)):
         return Verdict.yes(evidence, TARGETS[ctx.expected])
     extra = (
         " and mention dtype or device movement" if ctx.params.get("require_dtype_or_device") else ""

@@ -25,7 +25,10 @@ _NUMBERING = re.compile(r"^\s*(?:\(?\d+[.)]|[-*•·>]|#+)\s*")
 _DECOR = re.compile(r"[*_`#~]+")
 PLACEHOLDERS = re.compile(
     r"^\s*(?:todo|tbd|n/?a|none|null|nil|\?+|\.+|…|-+|—|–|xxx+|fill (?:me )?in|\[.*\]|<.*>)?"
-    r"\s*\.?$",
+    r"\s*\.?$"
+    # a placeholder that points elsewhere: "TBD, see list", "TODO (later)"
+    r"|^\s*(?:todo|tbd|tba|to be decided|to be done)\b[\s,.:;()-]*"
+    r"(?:see (?:the )?(?:list|below|above|notes?)|later|pending|for now)?\W*$",
     re.IGNORECASE,
 )
 
@@ -44,6 +47,7 @@ _ENDS_SENTENCE = re.compile(r"[.!?:]\s*$")
 _ALNUM = re.compile(r"[A-Za-z0-9]")
 _SLASH = re.compile(r"\s*/\s*")
 _WS = re.compile(r"\s+")
+_OWN_LABEL = re.compile(r"^[\w*_`'’ /&+-]{1,40}?:\s")
 
 
 @dataclass(frozen=True)
@@ -167,8 +171,13 @@ def _continuation(lines: list[Line], i: int, starts: set[int], has_value: bool) 
         line = lines[j]
         if j in starts or line.kind in ("heading", "rule"):
             break
-        if head.kind == "heading" and line.first and section_of(line.text) is not None:
-            break  # "Hypotheses:" below the last field's heading opens a part of its own
+        if head.kind == "heading" and out and line.first and line.block != out[-1].block:
+            # "Hypotheses:" or "Reading: ..." below the last field's heading opens a part
+            # of its own; prose under the heading is still the field's value.
+            if _OWN_LABEL.match(line.text) or (
+                section_of(line.text) is not None and len(line.text.split()) <= 12
+            ):
+                break
         if head.kind == "heading":
             out.append(line)
             continue

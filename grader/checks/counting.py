@@ -1,0 +1,194 @@
+"""How many experiments a Next experiment field names.
+
+criteria.md, one-next-experiment: "One experiment may have a method and a measurement ...;
+several distinct changes or alternatives fail, including a list of several."  So the field
+is cut into steps (list items, "(a) ... (b) ...", "; ", " + ", "and also", ", and" before
+a new verb), and each step is read as one of three things:
+
+- a change to the run: a tool applied (torch.compile, CUDA graphs, batching, fusion,
+  quantization, a new kernel) or a fix made (cast the cache to bf16, build the inputs on
+  the GPU, pin memory).  Every change is an experiment of its own; within one step each
+  distinct tool counts ("try torch.compile, CUDA graphs and a larger batch" is three), while
+  the facets of one fix do not ("allocate the cache in bf16 on the GPU" is one);
+- a probe: profiling, stacks, ranges, logging, hooks, a breakpoint.  Probes are one
+  experiment together ("profile with with_stack=True and find who calls aten::to");
+- a measurement of what came before ("and re-profile", "then compare the latency").
+
+A change's method is part of it ("fuse add+relu via torch.compile", "by compiling the step",
+"with reduce-overhead, which captures CUDA graphs"), and so is its purpose ("to see ...").
+Alternatives ("either ... or ...", "or maybe", "whichever is quicker") are several.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from grader.report.fields import Field
+from grader.report.language import (
+    any_change,
+    change_kinds,
+    has,
+    is_keyword_list,
+    strip_asides,
+    unnegated,
+)
+
+# Kinds of change that are facets of one fix rather than separate tools.
+FIX_KINDS = frozenset({"dtype_fix", "device_fix", "sampling_fix", "pinned_memory"})
+KIND_NAMES = {
+    "compile": "torch.compile",
+    "graphs": "CUDA graphs",
+    "batching": "batching",
+    "fusion": "kernel fusion",
+    "quantization": "quantization",
+    "attention_kernel": "an attention kernel",
+    "matmul_kernel": "a matmul kernel",
+    "dtype_fix": "a dtype fix",
+    "device_fix": "a device fix",
+    "sampling_fix": "sampling on the GPU",
+    "pinned_memory": "pinned memory",
+    "tokenizer_fix": "a faster tokenizer",
+    "hardware": "other hardware",
+}
+
+_INLINE_ITEM = re.compile(
+    r"(?:^|(?<=\s))(?:\(?[1-9]\)|[1-9]\.|\((?:[a-h]|i{1,3}|iv)\)|[a-h]\))\s+(?=\S)"
+)
+# Where one step may end and another begin, inside an item: "; ", "and also", ", and", " + "
+# and " and " (the last three only when a new verb follows: "dtype + device" is one thing).
+_HARD_STEP = re.compile(r"\s*;\s*|\s(?:and|&) also\s|,?\s(?:as well as|and additionally)\s")
+_SOFT_STEP = re.compile(r",\s(?:and\s)?(?:then\s)?|\s\+\s|\splus\s|\sand\s(?:then\s)?")
+# A step that only describes or predicts: "under the hood it fuses ...", "if latency barely
+# moves, overhead is confirmed", "expect an fp32 cast per layer".
+_NOT_A_STEP = re.compile(
+    r"^\W*(?:under the hood|internally|it|this|that|which|if|expect\w*|so|because|since|"
+    r"where|whether|while|as|to)\b",
+    re.IGNORECASE,
+)
+# A method or means: "via torch.compile", "using CUDA graphs", "with reduce-overhead".
+_METHOD = re.compile(r"\s(?:via|using|through|with|by means of)\s.*$", re.IGNORECASE)
+_ALTERNATIVES = re.compile(
+    r"\beither\b.+\bor\b|\bor (?:try|use|maybe|perhaps|alternatively)\b|\balternatively\b"
+    r"|\bwhichever\b|\bor else\b",
+    re.IGNORECASE,
+)
+
+
+class Count(NamedTuple):
+    n: int
+    why: str
+
+
+def items(f: Field) -> list[str]:
+    """The field's list items (a markdown list, or "1) ... 2) ..." / "(a) ... (b) ..." on
+    one line), or its one value when it is not a list."""
+    listed = [ln.text for ln in f.value_lines if ln.kind == "item" and ln.first]
+    if len(listed) >= 2:
+        return listed
+    marks = list(_INLINE_ITEM.finditer(f.value))
+    if len(marks) >= 2:
+        ends = [m.start() for m in marks[1:]] + [len(f.value)]
+        return [f.value[m.end() : e].strip(" ;,") for m, e in zip(marks, ends, strict=True)]
+    return [f.value]
+
+
+def changes_in(text: str) -> set[str]:
+    """Kinds of change named in ``text`` outside asides and purpose clauses, not negated."""
+    main = strip_asides(text)
+    found: set[str] = set()
+    if not any_change().search(main):
+        return found
+    for kind, pattern in change_kinds().items():
+        if next(unnegated(pattern, main), None) is not None:
+            found.add(kind)
+    return found
+
+
+_OPENER = re.compile(r"^\W*(?:(?:also|then|maybe|perhaps|finally)\s+)*(\S+)", re.IGNORECASE)
+_BRACKETS = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
+
+
+def _acts(text: str) -> bool:
+    """Does ``text`` open with something done: a change, a probe, or a tool applied?"""
+    m = _OPENER.match(text)
+    word = m.group(1) if m else ""
+    return bool(has("test_change", word) or has("test_probe", word) or changes_in(word))
+
+
+def split_steps(item: str) -> list[list[str]]:
+    """The steps of one item, each opening with what it does, grouped by the clearly
+    separate parts they stand in ("; ", "and also").  What stands in brackets explains the
+    step it is in ("keep the cache on the GPU in bf16 (drop the .to + cast)")."""
+    groups: list[list[str]] = []
+    for part in _HARD_STEP.split(_BRACKETS.sub(" ", item)):
+        steps: list[str] = []
+        pieces = _SOFT_STEP.split(part)
+        current = pieces[0]
+        for piece in pieces[1:]:
+            if _acts(piece) and not _NOT_A_STEP.match(piece):
+                steps.append(current)
+                current = piece
+            else:
+                current = f"{current} {piece}"
+        steps.append(current)
+        groups.append([s for s in steps if s.strip() and not _NOT_A_STEP.match(s)])
+    return groups
+
+
+def _changes(step: str) -> set[str]:
+    """The distinct changes one step makes: each tool, and at most one fix.  A measurement
+    ("and see whether the copies get fused away") makes none."""
+    if has("measurement_step", step):
+        return set()
+    main = strip_asides(step)
+    kinds = changes_in(_METHOD.sub("", main)) or changes_in(main)
+    tools = kinds - FIX_KINDS
+    fix = kinds & FIX_KINDS
+    if not fix and not tools and has("test_change", main) and not has("test_probe", main):
+        fix = {"change"}  # "drop the .cpu() on the logits": a fix of a kind not listed
+    return tools | ({min(fix)} if fix else set())
+
+
+def count(f: Field) -> Count:
+    """How many experiments the field names, and why, in words a learner reads."""
+    if is_keyword_list(f.value):
+        return Count(0, "a list of terms, not an experiment")
+    if _ALTERNATIVES.search(f.value):
+        return Count(2, "alternatives ('either ... or', 'whichever'): pick one")
+    listed = items(f)
+    if len(listed) >= 2:
+        separate = [i for i in listed if not has("measurement_step", i)]
+        if len(separate) >= 2:
+            return Count(len(separate), f"a list of {len(separate)} separate items")
+    changes = [
+        kinds
+        for item in listed
+        for group in split_steps(item)
+        for kinds in _merge_fixes([k for k in map(_changes, group) if k])
+    ]
+    n_changes = sum(len(k) for k in changes)
+    if n_changes >= 2:
+        names = sorted({KIND_NAMES.get(k, "another change") for c in changes for k in c})
+        if len(names) < 2:
+            return Count(n_changes, f"{n_changes} separate changes")
+        return Count(n_changes, "several changes: " + ", ".join(names))
+    return Count(1, "one experiment")
+
+
+# Fixes of one kind of movement, said in two steps, are one fix: "pin host memory and use
+# non_blocking copies".
+_FIX_FAMILY = {"pinned_memory": "transfer", "device_fix": "transfer", "sampling_fix": "transfer"}
+
+
+def _merge_fixes(changes: list[set[str]]) -> list[set[str]]:
+    out: list[set[str]] = []
+    for kinds in changes:
+        previous = out[-1] if out else set()
+        families = {_FIX_FAMILY.get(k, k) for k in kinds | previous if k in FIX_KINDS}
+        fixes_only = kinds <= FIX_KINDS | {"change"} and previous <= FIX_KINDS | {"change"}
+        if previous and fixes_only and (len(families) <= 1 or "change" in kinds | previous):
+            out[-1] = previous | kinds if "change" not in kinds else previous
+            continue
+        out.append(kinds)
+    return [k - {"change"} or k for k in out]
