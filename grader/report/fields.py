@@ -163,6 +163,15 @@ def find_fields(lines: list[Line]) -> dict[str, Field]:
     return found
 
 
+def _opens_own_part(line: Line, previous: Line) -> bool:
+    """Below a field's heading, a new block that opens a part of its own ("Hypotheses:",
+    "Reading: ..."); prose under the heading is still the field's value."""
+    if not line.first or line.block == previous.block:
+        return False
+    short_lead = section_of(line.text) is not None and len(line.text.split()) <= 12
+    return bool(_OWN_LABEL.match(line.text)) or short_lead
+
+
 def _continuation(lines: list[Line], i: int, starts: set[int], has_value: bool) -> list[Line]:
     """Lines below a label that belong to its value."""
     head = lines[i]
@@ -171,13 +180,8 @@ def _continuation(lines: list[Line], i: int, starts: set[int], has_value: bool) 
         line = lines[j]
         if j in starts or line.kind in ("heading", "rule"):
             break
-        if head.kind == "heading" and out and line.first and line.block != out[-1].block:
-            # "Hypotheses:" or "Reading: ..." below the last field's heading opens a part
-            # of its own; prose under the heading is still the field's value.
-            if _OWN_LABEL.match(line.text) or (
-                section_of(line.text) is not None and len(line.text.split()) <= 12
-            ):
-                break
+        if head.kind == "heading" and out and _opens_own_part(line, out[-1]):
+            break
         if head.kind == "heading":
             out.append(line)
             continue
