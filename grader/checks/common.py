@@ -30,8 +30,8 @@ CLASSES = (
 # in capitals, so the article "A fused kernel" is not read as Part A).
 _PART_REF = re.compile(
     r"\b[Pp]art ([ABCabc])\b|\b(?:[Ii]n|[Ff]or|[Uu]nlike|[Vv]ersus|vs\.?|[Tt]han) ([ABC])\b"
-    r"|\b([ABC])(?:'s|’s)\b|^\W*([ABC])\s*(?:[:=,]|->|→|=>)"
-    r"|\b([ABC]) (?:was|had|is|has|needs|needed)\b"
+    r"|\b([ABC])(?:'s|’s)\b|^\W*([ABC])\s*(?:[:=,]|->|→|=>|[\u2014\u2013]|-\s)"
+    r"|\b([ABC]) (?:was|had|is|has|needs|needed)\b|(?:[,;(.]\s*)([ABC])\s*[:=]"
 )
 _PART_HINT = re.compile(r"[ABC]|[Pp]art")
 NOT_A_DIAGNOSIS = ("hypotheses", "experiments", "stretch")

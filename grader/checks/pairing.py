@@ -194,13 +194,21 @@ def _table_pairs(report: Report) -> list[tuple[Unit, str]]:
     return out
 
 
-_NEXT_ALTERNATIVE = re.compile(r"(?<=[.!?])\s+(?=" + CONTINUES["hypotheses"].pattern + ")", re.I)
+_NEXT = {
+    name: re.compile(r"(?<=[.!?])\s+(?=" + pattern.pattern + ")", re.IGNORECASE)
+    for name, pattern in CONTINUES.items()
+}
+# "either fp32 tensors being cast to bf16, or CPU->GPU transfers of the inputs"
+_OR_ELSE = re.compile(r"[,;]\s*or\s+(?:else\s+)?(?=\w)", re.IGNORECASE)
 
 
-def _alternatives(unit: Unit) -> list[Unit]:
-    """A paragraph that gives several hypotheses in turn ("One possibility is ... Another
-    is ..."), cut where each new one starts."""
-    pieces = _NEXT_ALTERNATIVE.split(unit.text)
+def _alternatives(unit: Unit, part: str = "hypotheses") -> list[Unit]:
+    """A paragraph that gives several hypotheses (or tests) in turn ("One possibility is ...
+    Another is ...", "The first can be tested by ... The second ..."), cut where each new
+    one starts."""
+    pieces = _NEXT[part].split(unit.text)
+    if part == "hypotheses" and len(pieces) == 1 and re.match(r"\W*either\b", unit.text, re.I):
+        pieces = _OR_ELSE.split(unit.text)
     if len(pieces) < 2:
         return [unit]
     out: list[Unit] = []
@@ -279,7 +287,10 @@ def tests(report: Report) -> list[Test]:
     "E2 - ..." below H2)."""
     out = []
     units = [u for u in _units(report, "hypotheses") if _TEST_LABEL.match(u.text)]
-    for unit in units + _units(report, "experiments"):
+    units += [
+        piece for u in _units(report, "experiments") for piece in _alternatives(u, "experiments")
+    ]
+    for unit in units:
         if is_test(unit.text):
             refs = tuple(references(unit.text))
             out.append(Test(unit.line, unit.text, label_number(unit.marker), refs))

@@ -75,8 +75,8 @@ class Section:
 
 
 # What is left of a lead before its separator ("Hypotheses (two):" -> "(two):").
-_LEAD_TAIL = re.compile(r"^[^:—–-]{0,40}?[:—–-]\s*")
-_SEPARATOR = re.compile(r"[:—–-]")
+_LEAD_TAIL = re.compile(r"^[^:—–-]{0,40}?(?:[:—–-]|\.(?=\s))\s*")
+_SEPARATOR = re.compile(r"[:—–-]|\.\s")
 
 
 @cache
@@ -186,7 +186,7 @@ CONTINUES = {
     ),
     "experiments": re.compile(
         r"(?:(?:for|to (?:test|check)|testing|checking) )?(?:the )?(?:second|third|other|"
-        r"latter|former)\b",
+        r"latter|former)\b|(?:e|exp(?:eriment)?\.?\s*|test (?:for )?h)\d\b",
         re.IGNORECASE,
     ),
 }
