@@ -48,9 +48,22 @@ def _table_first_line(root: yaml.Node | None) -> int:
     return line
 
 
+def _parse_table(data: dict[str, Any], root: yaml.Node | None, file: str) -> Table:
+    try:
+        return parse_table(data["table"], file, _table_first_line(root))
+    except GraderError as exc:
+        where = exc.location or Location(file)
+        raise GraderError(
+            exc.message, Location(file, "$.table", where.line, where.column)
+        ) from None
+
+
 def load_exercise(path: Path) -> Exercise:
-    data, root = load_yaml(path, SCHEMA)
-    table = parse_table(data["table"], str(path), _table_first_line(root))
+    tables: list[Table] = []
+    data, root = load_yaml(
+        path, SCHEMA, then=lambda d, r: tables.append(_parse_table(d, r, str(path)))
+    )
+    table = tables[0]
     return Exercise(
         id=data["id"],
         title=data["title"],

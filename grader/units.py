@@ -20,6 +20,12 @@ _MEM_UNITS_IEC = {"b": 1, "kib": 1024, "mib": 1024**2, "gib": 1024**3, "tib": 10
 _MEM_UNITS_SI = {"kb": 1000, "mb": 1000**2, "gb": 1000**3, "tb": 1000**4}
 _MEM_UNITS_SI_BINARY = {"kb": 1024, "mb": 1024**2, "gb": 1024**3, "tb": 1024**4}
 
+_DIGITS = re.compile(r"[0-9]+")
+# Bounds far beyond any profile, so sums stay finite and every figure prints.
+MAX_TIME_US = 1e15  # about 30 years
+MAX_BYTES = 2**60  # 1 EiB
+MAX_CALLS = 10**15
+
 _QUANTITY = re.compile(r"^\s*(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)\s*([A-Za-zµμ]*)\s*$")
 
 
@@ -35,7 +41,10 @@ def parse_time_us(text: str, *, default_unit: str | None = None) -> float:
         raise GraderError(f"unknown time unit {unit!r} in {text!r}; expected one of {known}")
     if value < 0:
         raise GraderError(f"a time cannot be negative: {text!r}")
-    return value * _TIME_UNITS[unit]
+    us = value * _TIME_UNITS[unit]
+    if not us < MAX_TIME_US:  # also false for inf and nan
+        raise GraderError(f"a time must be finite and below {MAX_TIME_US:.0e} us, got {text!r}")
+    return us
 
 
 def parse_memory_bytes(text: str, *, binary_si: bool = False, allow_negative: bool = False) -> int:
@@ -53,14 +62,19 @@ def parse_memory_bytes(text: str, *, binary_si: bool = False, allow_negative: bo
         )
     if value < 0 and not allow_negative:
         raise GraderError(f"a memory size cannot be negative: {text!r}")
-    return int(round(abs(value) * factor))
+    size = abs(value) * factor
+    if not size < MAX_BYTES:  # also false for inf and nan
+        raise GraderError(f"a memory size must be below 1 EiB, got {text!r}")
+    return int(round(size))
 
 
 def parse_count(text: str) -> int:
     """A call count: a non-negative whole number (thousands separators allowed)."""
     cleaned = text.strip().replace(",", "").replace("_", "")
-    if not cleaned.isdigit():
+    if not _DIGITS.fullmatch(cleaned):  # ASCII digits only: "²".isdigit() is true
         raise GraderError(f"expected a whole number of calls, got {text!r}")
+    if len(cleaned) > 15 or int(cleaned) >= MAX_CALLS:
+        raise GraderError(f"a call count must be below {MAX_CALLS:.0e}, got {text!r}")
     return int(cleaned)
 
 

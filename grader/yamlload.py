@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import Any
 import yaml
 
 from grader.errors import GraderError, Location
+from grader.yamlnodes import NodeProblem, check_nodes
 
 # libyaml's safe loader when PyYAML was built with it (several times faster), else Python's.
 _SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -101,17 +103,44 @@ def node_line(root: yaml.Node | None, parts: list[Any]) -> int | None:
     return line
 
 
-def load_yaml(path: Path, schema_name: str) -> tuple[dict[str, Any], yaml.Node | None]:
-    """Parse ``path`` safely and validate it against a bundled schema.
+def cache_dir() -> Path:
+    """Where proofs of validation are kept: ``$XDG_CACHE_HOME/triage-grader/valid`` (else
+    ``~/.cache/triage-grader/valid``).  Deleting the folder only costs the next run the
+    schema checks again."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "triage-grader" / "valid"
 
-    Returns the data and the composed node tree (for line numbers of later errors).
-    """
-    text = read_text(path)
-    file = str(path)
+
+def _cache_marker(schema_name: str, raw: bytes) -> Path:
+    """A proof that a file of exactly these bytes passed this exact schema and every check
+    after it.  Importing jsonschema costs more than grading a report, so a file that was
+    fully validated once is not validated again; any change to its bytes is a new file."""
+    schema = resources.files("grader.schemas").joinpath(schema_name).read_bytes()
+    digest = hashlib.sha256(
+        hashlib.sha256(schema).digest() + hashlib.sha256(raw).digest()
+    ).hexdigest()
+    return cache_dir() / digest
+
+
+def _remember(marker: Path) -> None:
+    try:
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
+    except OSError:
+        pass  # a read-only home only costs the next run the validation again
+
+
+def _parse(text: str, file: str) -> tuple[Any, yaml.Node | None]:
+    """Compose the node tree, check what it holds (aliases, keys, numbers), then build it."""
     loader = _UniqueKeyLoader(text)
     try:
         root = loader.get_single_node()  # one parse: the node tree gives line numbers later
-        data = loader.construct_document(root) if root is not None else None
+        if root is None:
+            return None, None
+        check_nodes(root, loader)
+        return loader.construct_document(root), root
+    except NodeProblem as exc:
+        raise GraderError(exc.message, Location(file, _yaml_path(exc.parts), exc.line)) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
@@ -120,42 +149,42 @@ def load_yaml(path: Path, schema_name: str) -> tuple[dict[str, Any], yaml.Node |
         ) from None
     except yaml.YAMLError as exc:
         raise GraderError(f"invalid YAML: {exc}", Location(file)) from None
+    except RecursionError:
+        raise GraderError("invalid YAML: nested too deeply", Location(file)) from None
     finally:
         loader.dispose()
+
+
+def load_yaml(
+    path: Path,
+    schema_name: str,
+    then: Callable[[dict[str, Any], yaml.Node | None], object] | None = None,
+) -> tuple[dict[str, Any], yaml.Node | None]:
+    """Parse ``path`` safely, validate it against a bundled schema, then run ``then`` (the
+    checks the schema cannot express, such as parsing an exercise's table).
+
+    Only a file that passed all of them is remembered as valid, keyed on its bytes.
+    Returns the data and the composed node tree (for line numbers of later errors).
+    """
+    text = read_text(path)
+    file = str(path)
+    data, root = _parse(text, file)
     if not isinstance(data, dict):
         kind = "empty" if data is None else type(data).__name__
         raise GraderError(f"expected a mapping at the top level, got {kind}", Location(file, "$"))
-    validate(data, schema_name, file, root)
+    marker = _cache_marker(schema_name, text.encode("utf-8"))
+    known_valid = marker.exists()
+    if not known_valid:
+        _validate(data, schema_name, file, root)
+    if then is not None:
+        then(data, root)
+    if not known_valid:
+        _remember(marker)
     return data, root
 
 
-def _cache_marker(schema_name: str, data: Any) -> Path:
-    """Where a proof that this exact content passed this exact schema is kept.
-
-    Importing jsonschema costs more than grading a report, so content that validated once
-    is remembered by the hash of schema and data (``$XDG_CACHE_HOME/triage-grader``).
-    """
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    digest = hashlib.sha256(
-        json.dumps([load_schema(schema_name), data], sort_keys=True, default=str).encode()
-    ).hexdigest()
-    return Path(base) / "triage-grader" / "valid" / digest
-
-
-def validate(data: Any, schema_name: str, file: str, root: yaml.Node | None = None) -> None:
-    """Raise the first (most relevant) schema error with its YAML path and line."""
-    marker = _cache_marker(schema_name, data)
-    if marker.exists():
-        return
-    _validate(data, schema_name, file, root)
-    try:
-        marker.parent.mkdir(parents=True, exist_ok=True)
-        marker.touch()
-    except OSError:
-        pass  # a read-only home only costs the next run the validation again
-
-
 def _validate(data: Any, schema_name: str, file: str, root: yaml.Node | None) -> None:
+    """Raise the first (most relevant) schema error with its YAML path and line."""
     import jsonschema  # imported here: only content not validated before needs it
 
     schema = load_schema(schema_name)

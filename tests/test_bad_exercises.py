@@ -57,3 +57,71 @@ def test_missing_file():
     result = grade("show", "nowhere/ex.yaml")
     assert result.exit_code == 2
     assert "nowhere/ex.yaml: no such file" in result.output
+
+
+PART_B = Path(__file__).parent.parent / "exercises" / "partB.yaml"
+
+
+def test_an_integer_of_5000_digits_is_one_message(tmp_path: Path):
+    path = tmp_path / "big.yaml"
+    path.write_text(PART_B.read_text().replace("batch: 1", "batch: " + "9" * 5000))
+    with pytest.raises(GraderError) as info:
+        load_exercise(path)
+    assert str(info.value) == (
+        f"{path}::$.workload.batch (line 25): an integer of 5,000 characters is too long "
+        "(at most 100)"
+    )
+
+
+@pytest.mark.parametrize("name", ["infinite_time", "huge_memory", "alias_bomb", "integer_key"])
+def test_cli_json_never_sees_the_bad_values(name: str):
+    """Exit 2 with the message, never a traceback or JSON holding Infinity."""
+    path = Path(__file__).parent / "bad_exercises" / f"{name}.yaml"
+    result = grade("analyze", str(path), "--format", "json")
+    assert result.exit_code == 2, result.output
+    assert _expected(path) in result.output
+    assert "Infinity" not in result.output and "Traceback" not in result.output
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    return tmp_path / "cache" / "triage-grader" / "valid"
+
+
+def test_a_date_is_not_cached_as_the_string_it_prints_as(tmp_path: Path, cache: Path):
+    text, title = PART_B.read_text(), 'title: "A second table, opposite smell"'
+    quoted = tmp_path / "quoted.yaml"
+    quoted.write_text(text.replace(title, 'title: "2024-01-01"'))
+    date = tmp_path / "date.yaml"
+    date.write_text(text.replace(title, "title: 2024-01-01"))
+    load_exercise(quoted)
+    assert len(list(cache.iterdir())) == 1
+    with pytest.raises(GraderError, match=r"date.yaml::\$.title \(line 3\): .* is not of type"):
+        load_exercise(date)
+
+
+def test_the_cache_remembers_only_fully_valid_files(tmp_path: Path, cache: Path):
+    bad_table = tmp_path / "bad_table.yaml"
+    bad_table.write_text(PART_B.read_text().replace("\t240\t0 B", "\tmany\t0 B", 1))
+    for _ in range(2):  # the same message fresh and on a second run
+        with pytest.raises(GraderError, match="expected a whole number of calls"):
+            load_exercise(bad_table)
+    assert not cache.exists() or not list(cache.iterdir())
+    load_exercise(PART_B)
+    assert len(list(cache.iterdir())) == 1
+
+
+def test_a_changed_byte_is_a_new_file(tmp_path: Path, cache: Path):
+    path = tmp_path / "ex.yaml"
+    path.write_text(PART_B.read_text())
+    load_exercise(path)
+    path.write_text(PART_B.read_text().replace("batch: 1", "batch: 0"))
+    with pytest.raises(GraderError, match=r"\$.workload.batch .*less than the minimum"):
+        load_exercise(path)
+
+
+def test_readme_says_where_the_cache_lives_and_how_to_clear_it(root: Path):
+    readme = (root / "README.md").read_text()
+    assert "$XDG_CACHE_HOME/triage-grader/valid/" in readme
+    assert "rm -rf ~/.cache/triage-grader" in readme
