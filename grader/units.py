@@ -47,6 +47,9 @@ def parse_time_us(text: str, *, default_unit: str | None = None) -> float:
     return us
 
 
+UNKNOWN_MEMORY = ("unknown", "?", "-", "--", "n/a", "na")
+
+
 def parse_memory_bytes(text: str, *, binary_si: bool = False, allow_negative: bool = False) -> int:
     """Bytes in ``text`` ("2.8 GiB", "12 MiB", "0 B", "2.80 Gb")."""
     m = _QUANTITY.match(text)
@@ -68,6 +71,13 @@ def parse_memory_bytes(text: str, *, binary_si: bool = False, allow_negative: bo
     return int(round(size))
 
 
+def parse_memory_cell(text: str, **kwargs: bool) -> int | None:
+    """Like :func:`parse_memory_bytes`, but "unknown", "?", "-" or "n/a" give None."""
+    if text.strip().lower() in UNKNOWN_MEMORY:
+        return None
+    return parse_memory_bytes(text, **kwargs)
+
+
 def parse_count(text: str) -> int:
     """A call count: a non-negative whole number (thousands separators allowed)."""
     cleaned = text.strip().replace(",", "").replace("_", "")
@@ -87,8 +97,11 @@ def format_time(us: float) -> str:
     return f"{us:.0f} us"
 
 
-def format_bytes(n: int) -> str:
-    """Bytes in binary units, the way the course prints them: "2.8 GiB", "12 MiB", "0 B"."""
+def format_bytes(n: int | None) -> str:
+    """Bytes in binary units, the way the course prints them: "2.8 GiB", "12 MiB", "0 B";
+    "unknown" when the table did not say."""
+    if n is None:
+        return "unknown"
     value = float(n)
     for unit in ("B", "KiB", "MiB", "GiB"):
         if value < 1024 or unit == "GiB":

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,13 @@ from hypothesis import strategies as st
 from grader.errors import GraderError
 from grader.exercises import resolve_exercise
 from grader.tables import parse_table
-from grader.units import format_time, parse_memory_bytes, parse_time_us
+from grader.units import (
+    format_time,
+    parse_count,
+    parse_memory_bytes,
+    parse_memory_cell,
+    parse_time_us,
+)
 
 DATA = Path(__file__).parent / "data"
 
@@ -46,8 +53,6 @@ def test_cpu_only_key_averages_has_zero_cuda_and_a_note():
     text = (DATA / "partA_key_averages.txt").read_text()
     lines = text.splitlines()
     # drop the six CUDA columns (Self CUDA .. CUDA time avg and the two CUDA Mem columns)
-    import re
-
     cut = []
     for ln in lines:
         cells = re.split(r"(?<=\S)(?=  +\S)", ln)
@@ -113,3 +118,59 @@ def test_bad_times_say_what_was_expected(text, message):
 @given(st.floats(min_value=0, max_value=1e7, allow_nan=False))
 def test_formatted_times_parse_back_close(us):
     assert parse_time_us(format_time(us)) == pytest.approx(us, rel=0.06, abs=50)
+
+
+def test_key_averages_self_columns_footers_banner_and_stack_lines():
+    """As ``table(header=..., top_level_events_only=True)`` prints it with stacks."""
+    table = parse_table((DATA / "key_averages_banner_stack.txt").read_text(), "ka.txt")
+    assert table.source_format == "key_averages"
+    assert [r.name for r in table.rows] == [
+        "aten::conv2d",
+        "aten::cudnn_convolution",
+        "sm80_xmma_fprop",
+    ]
+    conv, cudnn, kernel = table.rows
+    assert (conv.cuda_us, conv.self_cuda_us, conv.self_cpu_us) == (8000, 0, 100)
+    assert cudnn.self_cpu_us == 0  # a negative self time (overlapping children) is none
+    assert (kernel.cpu_us, kernel.self_cuda_us) == (0, 8000)
+    assert all(r.memory_bytes is None for r in table.rows)  # no memory column: unknown
+    assert (table.device_total_us, table.cpu_total_us) == (10_000, 10_000)
+
+
+def test_a_blank_cell_is_read_by_the_dashed_columns():
+    text = (DATA / "partA_key_averages.txt").read_text()
+    lines = text.splitlines()
+    # blank the "Self CPU Mem" cell of copy_: splitting on spaces would shift every cell
+    row = next(i for i, ln in enumerate(lines) if "aten::copy_" in ln)
+    spans = [m.span() for m in re.finditer(r"-+", lines[0])]
+    a, b = spans[11]
+    lines[row] = lines[row][:a] + " " * (b - a) + lines[row][b:]
+    table = parse_table("\n".join(lines), "blank.txt")
+    copy = next(r for r in table.rows if r.name == "aten::copy_")
+    assert copy.calls == 54 and copy.memory_bytes == int(round(2.8 * 1024**3))
+
+
+@pytest.mark.parametrize(
+    ("cell", "message"),
+    [
+        ("²", "expected a whole number of calls, got '²'"),
+        ("9" * 30, "a call count must be below"),
+    ],
+)
+def test_calls_are_ascii_whole_numbers_of_sane_size(cell, message):
+    with pytest.raises(GraderError, match=message):
+        parse_count(cell)
+
+
+@pytest.mark.parametrize("text", ["1e999 ms", "1e300 s", "inf ms"])
+def test_times_are_finite(text):
+    with pytest.raises(GraderError):
+        parse_time_us(text)
+
+
+def test_memory_cells_may_say_unknown():
+    assert parse_memory_cell("unknown") is None
+    assert parse_memory_cell("n/a") is None
+    assert parse_memory_cell("12 MiB") == 12 * 1024**2
+    with pytest.raises(GraderError, match="below 1 EiB"):
+        parse_memory_cell("1e300 GiB")

@@ -82,7 +82,7 @@ def compute_metrics(table: Table) -> Metrics:
     movement_lb = max((r.row.cuda_us for r in chain), default=0.0) + sum(
         r.row.cuda_us for r in others
     )
-    chain_bytes = max((r.row.memory_bytes for r in chain), default=0)
+    chain_bytes = max((r.row.memory_bytes or 0 for r in chain), default=0)
     device_listed = sum(r.row.cuda_us for r in counted)
     launching = [r for r in counted if r.row.cuda_us > 0 and r.kind not in ("utility", "host")]
     dispatch = [r for r in launching if r.kind in ("math", "elementwise", "other")]
@@ -92,7 +92,7 @@ def compute_metrics(table: Table) -> Metrics:
         device_us=device_listed - (movement_listed - movement_lb),
         movement_listed_us=movement_listed,
         movement_us=movement_lb,
-        movement_bytes=chain_bytes + sum(r.row.memory_bytes for r in others),
+        movement_bytes=chain_bytes + sum(r.row.memory_bytes or 0 for r in others),
         math_us=cuda("math"),
         elementwise_us=cuda("elementwise"),
         utility_us=cuda("utility"),

@@ -1,13 +1,20 @@
-"""The course's tab-separated table: ``op<TAB>CUDA total<TAB>CPU total<TAB>calls<TAB>memory``."""
+"""The course's tab-separated table: ``op<TAB>CUDA total<TAB>CPU total<TAB>calls<TAB>memory``.
+
+A memory cell may say ``unknown`` (or ``?``, ``-``, ``n/a``) when the profile did not record
+memory; the analyzer then says so instead of reading it as 0 B.
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import TypeVar
 
 from grader.errors import GraderError, Location
 from grader.tables.model import Row, Table
-from grader.units import parse_count, parse_memory_bytes, parse_time_us
+from grader.units import parse_count, parse_memory_cell, parse_time_us
 
+T = TypeVar("T")
 COLUMNS = ("op", "CUDA total", "CPU total", "calls", "memory")
 _SPLIT = re.compile(r"\t+| {2,}")
 
@@ -52,16 +59,18 @@ def parse_course(text: str, file: str = "<table>", first_line: int = 1) -> Table
 
 def _row(cells: list[str], file: str, line_no: int) -> Row:
     name, cuda, cpu, calls, mem = cells
-    parsers = (
-        ("CUDA total", lambda: parse_time_us(cuda)),
-        ("CPU total", lambda: parse_time_us(cpu)),
-        ("calls", lambda: parse_count(calls)),
-        ("memory", lambda: parse_memory_bytes(mem)),
-    )
-    values = []
-    for column, parse in parsers:
+
+    def cell(column: str, parse: Callable[[str], T], text: str) -> T:
         try:
-            values.append(parse())
+            return parse(text)
         except GraderError as exc:
             raise exc.at(Location(file, line=line_no, column=column)) from None
-    return Row(name, values[0], values[1], int(values[2]), int(values[3]), line=line_no)
+
+    return Row(
+        name,
+        cell("CUDA total", parse_time_us, cuda),
+        cell("CPU total", parse_time_us, cpu),
+        cell("calls", parse_count, calls),
+        cell("memory", parse_memory_cell, mem),
+        line=line_no,
+    )
