@@ -11,12 +11,25 @@ from grader.analyzer.kinds import op_kind
 from grader.exercises import resolve_exercise
 from grader.tables import Row, Table, parse_table
 
-TABLES = sorted((Path(__file__).parent / "tables").glob("*/*.tsv"))
+HERE = Path(__file__).parent
+TABLES = sorted(p for p in (HERE / "tables").glob("*/*") if p.suffix in (".tsv", ".txt", ".md"))
 
 
-def test_every_class_has_tables():
+def _table(name: str) -> Table:
+    path = HERE / "tables" / name
+    return parse_table(path.read_text(), str(path))
+
+
+def test_every_class_has_tables_in_every_format():
     assert {p.parent.name for p in TABLES} == set(CLASSES)
-    assert len(TABLES) >= 12
+    assert len(TABLES) >= 40
+    for cls in CLASSES:
+        assert len([p for p in TABLES if p.parent.name == cls]) >= 5, cls
+    assert {parse_table(p.read_text()).source_format for p in TABLES} == {
+        "course",
+        "key_averages",
+        "markdown",
+    }
 
 
 @pytest.mark.parametrize("path", TABLES, ids=lambda p: f"{p.parent.name}/{p.stem}")
@@ -124,6 +137,32 @@ def test_cheap_utility_ops_get_no_vote(exercise, extra):
         ("cudaLaunchKernel", "orchestration"),
         ("ProfilerStep#6", "wrapper"),
         ("my_custom_op", "other"),
+        ("nccl:all_reduce", "communication"),
+        ("c10d::allreduce_", "communication"),
+        ("c10d::_allgather_base_", "communication"),
+        ("_c10d_functional::reduce_scatter_tensor", "communication"),
+        (
+            "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)",
+            "communication",
+        ),
+        ("ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t", "communication"),
+        ("void vllm::cross_device_reduce_1stage<__nv_bfloat16, 8>(...)", "communication"),
+        ("aten::gather", "other"),  # indexing, not a collective
+        ("aten::broadcast_tensors", "other"),
+        ("cudaLaunchKernel", "orchestration"),
+        ("hipExtModuleLaunchKernel", "orchestration"),
+        ("cudaDeviceSynchronize", "runtime"),
+        ("cudaStreamSynchronize", "runtime"),
+        ("cudaMemcpyAsync", "movement"),
+        ("ProfilerStep*", "wrapper"),
+        ("triton_poi_fused_add_mul_0", "elementwise"),
+        ("triton_poi_fused__to_copy_3", "movement"),
+        ("triton_poi_fused_cat_fmha_helper_7", "elementwise"),  # not attention: a helper
+        ("triton_tem_fused_mm_4", "math"),
+        ("void flash::flash_fwd_splitkv_kernel<Flash_fwd_kernel_traits<...>>(...)", "math"),
+        ("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize64x128x64", "math"),
+        ("void at::native::vectorized_elementwise_kernel<4, ...>", "elementwise"),
+        ("_C::silu_and_mul", "elementwise"),
     ],
 )
 def test_op_kinds(name, kind):
@@ -137,3 +176,195 @@ def test_cpu_only_table_says_so():
     a = analyze(table)
     assert any("CPU-only" in c for c in a.caveats)
     assert a.evidence == ("no op in the table takes device time: the host does all the work",)
+
+
+# --- Self columns and call chains: each op's device time counted once -------------------
+
+
+def test_self_columns_give_the_footer_total_not_the_column_sum():
+    table = _table("compute-bound/resnet50_inference_key_averages.txt")
+    a = analyze(table)
+    assert table.device_total_us is not None
+    assert a.shares["device_ms"] == pytest.approx(table.device_total_us / 1e3)
+    column_sum = sum(r.cuda_us for r in table.rows) / 1e3
+    assert column_sum > 3 * a.shares["device_ms"]  # conv2d > ... > cudnn_convolution, kernels
+
+
+def test_without_self_columns_each_call_chain_counts_once():
+    """The same profile as inclusive totals only: conv2d > convolution > _convolution >
+    cudnn_convolution, batch_norm > ... > cudnn_batch_norm, relu_ > clamp_min_ count once."""
+    footer = _table("compute-bound/resnet50_inference_key_averages.txt").device_total_us
+    a = analyze(_table("compute-bound/resnet50_inference_inclusive.tsv"))
+    assert footer is not None
+    assert a.shares["device_ms"] == pytest.approx(footer / 1e3, rel=0.01)
+    assert a.shares["device_ms_as_listed"] > 4 * a.shares["device_ms"]
+
+
+def test_a_range_row_is_not_counted_on_top_of_the_ops_it_ran():
+    ops = [Row("aten::mm", 80_000, 2_000, 100, 0), Row("aten::add", 20_000, 1_000, 100, 0)]
+    ranged = Table((Row("model_forward", 100_000, 9_000, 10, 0), *ops), "course")
+    assert analyze(ranged).shares["device_ms"] == pytest.approx(100.0)
+
+
+def test_kernel_rows_are_counted_when_they_name_what_a_compiled_region_hides():
+    a = analyze(_table("compute-bound/compiled_decode_key_averages.txt"))
+    assert a.metrics is not None and a.metrics.kernels_counted
+    assert a.shares["other"] < 0.01  # the Triton kernels are typed, not one opaque row
+    assert a.shares["elementwise"] > 0.05
+
+
+def test_a_row_limit_leaves_device_time_the_footer_states():
+    a = analyze(_table("compute-bound/llama8b_prefill_top20_key_averages.txt"))
+    assert a.shares["unlisted_ms"] > 0
+    assert any("does not list (row_limit)" in c for c in a.caveats)
+
+
+def test_key_averages_and_course_forms_of_part_a_agree():
+    ka = analyze(parse_table((HERE / "data" / "partA_key_averages.txt").read_text()))
+    course = analyze(resolve_exercise("partA").table)
+    assert ka.bottleneck == course.bottleneck == "movement-bound"
+    assert ka.shares["device_ms"] == pytest.approx(course.shares["device_ms"])
+    assert ka.shares["movement"] == pytest.approx(course.shares["movement"])
+
+
+# --- Host rows whatever library they come from ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "host"),
+    [
+        ("faiss.IndexIVFPQ.search", True),
+        ("librosa.feature.melspectrogram", True),
+        ("torchvision::decode_jpeg", True),  # an op, but not PyTorch's: judged by what it does
+        ("numpy/fft/_pocketfft.py(94): _raw_fft", True),
+        ("aten::empty", False),  # an op of PyTorch with no kernel: dispatch, not host work
+        ("aten::upsample_bilinear2d", False),
+        ("cudaStreamSynchronize", False),  # a runtime call: waiting on the device
+        ("Python decode loop", False),  # a loop: orchestration
+    ],
+)
+def test_a_cpu_only_row_is_host_work_unless_it_is_an_op_a_runtime_call_or_a_loop(name, host):
+    table = Table((Row("aten::mm", 50_000, 1_000, 10, 0), Row(name, 0, 80_000, 4, 0)), "course")
+    assert (analyze(table).bottleneck == "host-bound") is host
+
+
+def test_a_cpu_only_table_has_no_host_rule():
+    """With no device time at all, every row has none: the rule would say nothing."""
+    table = Table((Row("my_step", 0, 5_000, 3, 0), Row("aten::mm", 0, 9_000, 3, 0)), "course")
+    assert analyze(table).metrics.of("host") == ()  # type: ignore[union-attr]
+
+
+def test_large_batch_decode_with_tiny_kernels_is_overhead_bound_though_matmul_leads():
+    for name in ("large_batch_decode_key_averages.txt", "large_batch_decode_inclusive.tsv"):
+        a = analyze(_table(f"overhead-bound/{name}"))
+        assert a.top_cuda in ("aten::linear", "aten::matmul", "aten::mm")
+        assert a.shares["avg_launch_us"] < 100
+        assert a.bottleneck == "overhead-bound", name
+
+
+# --- Unknown memory ----------------------------------------------------------------------
+
+
+def test_unknown_memory_is_never_shown_as_zero_bytes():
+    from grader.reporters.exercise_text import render_table
+
+    for name in ("unknown_memory_casts.tsv", "logits_to_host_key_averages.txt"):
+        table = _table(f"movement-bound/{name}")
+        a = analyze(table)
+        assert all(r.memory_bytes is None for r in table.rows)
+        text = " ".join([*a.evidence, *a.caveats])
+        assert "0 B" not in text
+        assert "memory not recorded" in text or "records no memory" in text
+        assert "unknown" in render_table(table)
+
+
+# --- Communication -----------------------------------------------------------------------
+
+
+def test_collectives_are_their_own_kind_and_class():
+    a = analyze(_table("communication-bound/ddp_resnet18_key_averages.txt"))
+    assert a.bottleneck == "communication-bound"
+    assert a.evidence[0].startswith("collectives (")
+    assert "more than any other kind of work" in a.evidence[0]
+    assert a.shares["communication"] > a.shares["math"]
+
+
+def test_collectives_that_are_not_the_largest_share_leave_the_math_in_charge():
+    a = analyze(_table("compute-bound/tp2_prefill_allreduce.tsv"))
+    assert a.bottleneck == "compute-bound"
+    assert 0 < a.shares["communication"] < a.shares["math"]
+
+
+# --- The decision, its margin and its words ------------------------------------------------
+
+
+NAMES = [
+    "aten::mm",
+    "aten::linear",
+    "aten::matmul",
+    "aten::copy_",
+    "aten::to",
+    "aten::_to_copy",
+    "aten::add",
+    "aten::slice",
+    "aten::view",
+    "tokenizer.encode",
+    "faiss.search",
+    "Python decode loop",
+    "cudaLaunchKernel",
+    "cudaDeviceSynchronize",
+    "nccl:all_reduce",
+    "ncclDevKernel_AllReduce_Sum_f32_RING_LL",
+    "Memcpy HtoD (Pageable -> Device)",
+    "ProfilerStep*",
+    "model_forward",
+    "aten::conv2d",
+    "aten::cudnn_convolution",
+]
+_us = st.sampled_from([0.0, 0.5, 3.0, 40.0, 900.0, 25_000.0, 400_000.0])
+ROWS = st.lists(
+    st.builds(
+        Row,
+        name=st.sampled_from(NAMES),
+        cuda_us=_us,
+        cpu_us=_us,
+        calls=st.sampled_from([0, 1, 8, 240, 5_000]),
+        memory_bytes=st.sampled_from([None, 0, 12 << 20, 3 << 30]),
+        self_cuda_us=st.none() | _us,
+        self_cpu_us=st.none() | _us,
+    ),
+    min_size=1,
+    max_size=8,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(rows=ROWS, footer=st.none() | _us)
+def test_the_chosen_class_never_scores_below_the_runner_up(rows, footer):
+    import json
+
+    a = analyze(Table(tuple(rows), "key_averages", device_total_us=footer))
+    scores = {s.bottleneck: s.score for s in a.scores}
+    assert a.margin >= 0
+    assert scores[a.bottleneck] >= max(scores.values()) or a.shares["device_ms"] == 0
+    assert a.runner_up != a.bottleneck
+    assert a.why and a.margin_means
+    json.dumps(a.to_dict(), allow_nan=False)
+
+
+def test_the_runner_up_line_says_why_in_words():
+    from grader.reporters.exercise_text import render_analysis
+
+    ex = resolve_exercise("partA")
+    text = render_analysis(ex, analyze(ex.table))
+    assert "Why movement-bound: movement-bound is over its threshold" in text
+    assert "caps compute-bound's score" in text
+    assert "Runner-up: compute-bound; margin 2.32: the gap between movement-bound's score" in text
+
+
+def test_rubrics_may_name_every_class():
+    from grader.yamlload import load_schema
+
+    schema = load_schema("rubric.schema.json")
+    enum = schema["properties"]["criteria"]["items"]["properties"]["unless_class"]["items"]
+    assert set(enum["enum"]) == set(CLASSES)

@@ -1,56 +1,109 @@
 """The figures the analyzer reasons from, computed once from a table.
 
-Profiler totals are inclusive: ``aten::to`` contains ``aten::_to_copy`` contains
-``aten::copy_``.  So movement time is kept twice: as listed (the sum, as the course adds
-"copy_ + to") and as a lower bound (the copy chain counted once, by its largest row).
+Profiler totals are inclusive: ``aten::conv2d`` contains ``aten::convolution`` contains
+``aten::cudnn_convolution``, and ``aten::to`` contains ``aten::_to_copy`` contains
+``aten::copy_``.  Adding the CUDA column up counts such a chain once per level.  So each
+row's device time is counted once:
+
+* with PyTorch's Self columns, by each row's own (self) time.  A key_averages table lists
+  both the ops and the kernels they launched (a kernel row has device time and no CPU
+  time); the two sets hold the same device time, so only one is counted: the one whose
+  time the kinds can name (the kernels under a compiled region are typed, the region's
+  own row is not; otherwise the ops).  Device time the footer states but no listed row
+  holds (a ``row_limit``) is counted as other work.
+* without them, each call chain of ``op_kinds.yaml`` by the level whose rows add up to
+  the most (a lower bound); the sum as listed is kept too, as the course adds "copy_ + to".
+
+Host time is counted the same way: Self CPU where the table has it (then the loop's own
+time and the ops' dispatch add up), else totals (then the larger of the two is taken, as a
+loop's total already contains its ops).
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
+from collections import defaultdict
+from dataclasses import dataclass, field
 
-from grader.analyzer.kinds import base_name, op_kind
+from grader.analyzer.kinds import base_name, chain_level, is_core_op, is_namespaced, op_kind
 from grader.tables.model import Row, Table
 
-# Movement ops that all end in one copy kernel, so nested rows may count the same copies.
-_COPY_CHAIN = re.compile(
-    r"^(copy_|to|_to_copy|_copy_from|_copy_from_and_resize|contiguous|clone|type_as|item|"
-    r"_local_scalar_dense|cpu|cuda|memcpy.*|cudamemcpy.*|hipmemcpy.*|.*copy_kernel.*)$",
-    re.IGNORECASE,
-)
+# Kinds whose device time is work the kinds can name (not "other").
+TYPED = ("communication", "movement", "math", "elementwise", "utility")
+# Kinds whose CPU time is the host dispatching device work.
+DISPATCH = ("math", "elementwise", "other", "communication")
+# Prefer the kernel rows only when they name clearly more of the device time than the ops.
+KERNELS_OVER_OPS = 1.05
+# A range whose device time is at most this times the ops' is taken to contain them.
+RANGE_SLACK = 1.05
 
 
 @dataclass(frozen=True)
 class KindRow:
     row: Row
     kind: str
+    device_us: float = 0.0  # device time this row adds to the count (0: counted elsewhere)
+    cpu_us: float = 0.0  # CPU time this row adds (its Self CPU, or its total)
+    kernel: bool = False  # a device-side row: a kernel or a memcpy, with no CPU time
 
     @property
     def short(self) -> str:
         return base_name(self.row.name)
 
+    @property
+    def listed_device_us(self) -> float:
+        """Its device time as the table states it: self time where there is one."""
+        own = self.row.self_cuda_us
+        return self.row.cuda_us if own is None else own
+
 
 @dataclass(frozen=True)
 class Metrics:
     rows: tuple[KindRow, ...]
-    device_listed_us: float  # every row's CUDA total added up, as the table lists it
-    device_us: float  # the same with nested copies counted once
-    movement_listed_us: float
-    movement_us: float  # lower bound: the copy chain counted once
-    movement_bytes: int
-    math_us: float
-    elementwise_us: float
-    utility_us: float
-    other_us: float
-    host_cpu_us: float  # host work (tokenizer, data loading) CPU time
-    orchestration_cpu_us: float  # Python loops, launch calls, hooks
-    dispatch_cpu_us: float  # CPU time of the ops that launch device work (no utility/movement)
-    launches: int  # calls of ops with device time, utility ops excluded
-    launch_device_us: float  # device time of those calls
+    counting: str  # "self": the Self columns; "chains": each call chain once
+    device_listed_us: float  # the device column added up, as the table lists it
+    device_us: float  # each chain once, plus device time no listed row holds
+    unlisted_us: float  # device time of the footer that no listed row holds
+    kind_us: dict[str, float] = field(hash=False)  # counted device time per kind
+    movement_listed_us: float = 0.0
+    movement_bytes: int | None = None  # None: the table does not say
+    host_cpu_us: float = 0.0  # host work (tokenizer, data loading) CPU time
+    orchestration_cpu_us: float = 0.0  # Python loops, launch calls, hooks
+    dispatch_cpu_us: float = 0.0  # CPU time of the ops that launch device work
+    launches: int = 0  # calls of rows that add device time, utility ops excluded
+    launch_device_us: float = 0.0  # device time of those calls
+    kernels_counted: bool = False  # device time counted from the kernel rows
 
     def of(self, kind: str) -> tuple[KindRow, ...]:
         return tuple(r for r in self.rows if r.kind == kind)
+
+    def kind_time(self, kind: str) -> float:
+        return self.kind_us.get(kind, 0.0)
+
+    @property
+    def movement_us(self) -> float:
+        return self.kind_time("movement")
+
+    @property
+    def math_us(self) -> float:
+        return self.kind_time("math")
+
+    @property
+    def elementwise_us(self) -> float:
+        return self.kind_time("elementwise")
+
+    @property
+    def utility_us(self) -> float:
+        return self.kind_time("utility")
+
+    @property
+    def communication_us(self) -> float:
+        return self.kind_time("communication")
+
+    @property
+    def other_us(self) -> float:
+        """Device time of no named kind, including what the table does not list."""
+        named = ("communication", "movement", "math", "elementwise", "utility")
+        return max(0.0, self.device_us - sum(self.kind_time(k) for k in named))
 
     @property
     def avg_launch_us(self) -> float:
@@ -58,48 +111,178 @@ class Metrics:
 
     @property
     def cpu_side_us(self) -> float:
-        """Host time spent driving the device: the loop/launch rows, or the ops' own dispatch.
+        """Host time spent driving the device: the loop/launch rows and the ops' dispatch.
 
-        The larger of the two, not the sum: a loop's CPU total may already contain its ops.
+        Added up with Self CPU times; without them the larger of the two, since a loop's
+        CPU total already contains the ops it runs.
         """
+        if self.counting == "self":
+            return self.orchestration_cpu_us + self.dispatch_cpu_us
         return max(self.orchestration_cpu_us, self.dispatch_cpu_us)
 
     def share(self, us: float) -> float:
         return us / self.device_us if self.device_us else 0.0
 
 
-def compute_metrics(table: Table) -> Metrics:
-    rows = tuple(KindRow(r, op_kind(r.name)) for r in table.rows)
-    counted = [r for r in rows if r.kind != "wrapper"]
+def _kind(row: Row, table_has_device: bool) -> str:
+    """The row's kind by name, then the host rule: CPU time, no device time, not an op of
+    PyTorch, not a runtime call, not a loop: host work, whatever library it comes from."""
+    kind = op_kind(row.name)
+    if (
+        kind == "other"
+        and table_has_device
+        and row.cuda_us <= 0
+        and not row.self_cuda_us
+        and row.cpu_us > 0
+        and not is_core_op(row.name)
+    ):
+        return "host"
+    return kind
 
-    def cuda(kind: str) -> float:
-        return sum(r.row.cuda_us for r in counted if r.kind == kind)
 
-    movement = [r for r in counted if r.kind == "movement"]
-    chain = [r for r in movement if _COPY_CHAIN.match(r.short)]
-    others = [r for r in movement if not _COPY_CHAIN.match(r.short)]
-    movement_listed = sum(r.row.cuda_us for r in movement)
-    movement_lb = max((r.row.cuda_us for r in chain), default=0.0) + sum(
-        r.row.cuda_us for r in others
+def _is_kernel(row: Row) -> bool:
+    return row.cpu_us <= 0 and not row.self_cpu_us and (row.cuda_us > 0 or bool(row.self_cuda_us))
+
+
+def _by_self_columns(table: Table, kinds: list[str]) -> tuple[list[KindRow], bool]:
+    """Rows counted by their Self columns, from the op rows or from the kernel rows."""
+    op_names = {r.name for r in table.rows if not _is_kernel(r)}
+    rows = []
+    for row, kind in zip(table.rows, kinds, strict=True):
+        kernel = _is_kernel(row)
+        if kernel and row.name in op_names:
+            kind = "wrapper"  # the device-side copy of a record_function range
+        cpu = row.cpu_us if row.self_cpu_us is None else row.self_cpu_us
+        rows.append(KindRow(row, kind, 0.0, cpu, kernel))
+
+    def typed(kernels: bool) -> float:
+        return sum(r.listed_device_us for r in rows if r.kernel == kernels and r.kind in TYPED)
+
+    use_kernels = typed(True) > KERNELS_OVER_OPS * typed(False)
+    counted = [
+        KindRow(r.row, r.kind, r.listed_device_us, r.cpu_us, r.kernel)
+        if r.kernel == use_kernels and r.kind != "wrapper"
+        else r
+        for r in rows
+    ]
+    return counted, use_kernels
+
+
+def _is_range(row: Row, kind: str) -> bool:
+    """A named range (record_function, a Python function, a loop): not an op, not a kernel."""
+    return (
+        kind in ("other", "orchestration", "host")
+        and not is_namespaced(row.name)
+        and row.cpu_us > 0
+        and row.cuda_us > 0
     )
-    chain_bytes = max((r.row.memory_bytes or 0 for r in chain), default=0)
-    device_listed = sum(r.row.cuda_us for r in counted)
-    launching = [r for r in counted if r.row.cuda_us > 0 and r.kind not in ("utility", "host")]
-    dispatch = [r for r in launching if r.kind in ("math", "elementwise", "other")]
+
+
+def _by_chains(table: Table, kinds: list[str]) -> list[KindRow]:
+    """Rows counted by inclusive totals, each call chain once: device time by the level
+    whose rows add up to the most, CPU time likewise (the outer level, usually).  A named
+    range's device time is that of the ops it ran: it is not counted again when the op
+    rows hold at least as much."""
+    levels: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+    for i, row in enumerate(table.rows):
+        where = chain_level(row.name) if kinds[i] != "wrapper" else None
+        if where:
+            levels[where[0]][where[1]].append(i)
+    device_keep: set[int] = set()
+    cpu_keep: set[int] = set()
+    in_chain: set[int] = set()
+    for by_level in levels.values():
+        groups = [by_level[k] for k in sorted(by_level)]
+        in_chain.update(i for g in groups for i in g)
+        device_keep.update(max(groups, key=lambda g: sum(table.rows[i].cuda_us for i in g)))
+        cpu_keep.update(max(groups, key=lambda g: sum(table.rows[i].cpu_us for i in g)))
+    out = []
+    for i, (row, kind) in enumerate(zip(table.rows, kinds, strict=True)):
+        if kind == "wrapper":
+            out.append(KindRow(row, kind))
+            continue
+        device = row.cuda_us if i not in in_chain or i in device_keep else 0.0
+        cpu = row.cpu_us if i not in in_chain or i in cpu_keep else 0.0
+        out.append(KindRow(row, kind, device, cpu, _is_kernel(row)))
+    ops_device = sum(r.device_us for r in out if not _is_range(r.row, r.kind))
+    return [
+        KindRow(r.row, r.kind, 0.0, r.cpu_us, r.kernel)
+        if _is_range(r.row, r.kind) and r.row.cuda_us <= RANGE_SLACK * ops_device
+        else r
+        for r in out
+    ]
+
+
+def _bytes_moved(movement: list[KindRow]) -> int | None:
+    """Memory of the movement rows that take device time, each copy chain once (by its
+    largest row: memory columns are inclusive too); None when no such row states it."""
+    rows = [r for r in movement if r.row.cuda_us > 0 or r.row.self_cuda_us]
+    if not rows or all(r.row.memory_bytes is None for r in rows):
+        return None
+    chained: dict[str, int] = defaultdict(int)
+    free = 0
+    for r in rows:
+        size = r.row.memory_bytes or 0
+        where = chain_level(r.row.name)
+        if where:
+            chained[where[0]] = max(chained[where[0]], size)
+        else:
+            free += size
+    return sum(chained.values()) + free
+
+
+def _host_cpu(rows: list[KindRow], counting: str) -> float:
+    """CPU time of host work.  With Self columns, the larger of two lower bounds: the host
+    rows' own times added up (nested host ranges each count their own part), and the
+    largest host row's total (a host row has no device time, so nothing under it drives
+    the device: CPU ops it calls, resizing an image, are host work too)."""
+    host = [r for r in rows if r.kind == "host"]
+    if counting == "self":
+        return max(sum(r.cpu_us for r in host), max((r.row.cpu_us for r in host), default=0.0))
+    return sum(r.cpu_us for r in host)
+
+
+def compute_metrics(table: Table) -> Metrics:
+    has_device = any(r.cuda_us > 0 or r.self_cuda_us for r in table.rows)
+    kinds = [_kind(r, has_device) for r in table.rows]
+    kernels_counted = False
+    if table.has_self_device:
+        rows, kernels_counted = _by_self_columns(table, kinds)
+        counting = "self"
+    else:
+        rows = _by_chains(table, kinds)
+        counting = "chains"
+    kind_us: dict[str, float] = defaultdict(float)
+    for r in rows:
+        if r.device_us:
+            kind_us[r.kind if r.kind in TYPED else "other"] += r.device_us
+    counted = sum(kind_us.values())
+    unlisted = max(0.0, (table.device_total_us or 0.0) - counted)
+    listed = [
+        r
+        for r in rows
+        if r.kind != "wrapper" and (counting == "chains" or r.kernel == kernels_counted)
+    ]
+    movement = [r for r in listed if r.kind == "movement"]
+    launching = [r for r in rows if r.device_us > 0 and r.kind not in ("utility", "host")]
+    dispatch = [r for r in rows if r.kind in DISPATCH and (r.row.cuda_us > 0 or r.row.self_cuda_us)]
+    orchestration = [r for r in rows if r.kind == "orchestration"]
+    if counting == "self":  # a step's own CPU time is the Python between its ops
+        orchestration += [r for r in rows if r.kind == "wrapper" and not r.kernel]
+    movement_bytes = _bytes_moved([r for r in rows if r.kind == "movement"])
     return Metrics(
-        rows=rows,
-        device_listed_us=device_listed,
-        device_us=device_listed - (movement_listed - movement_lb),
-        movement_listed_us=movement_listed,
-        movement_us=movement_lb,
-        movement_bytes=chain_bytes + sum(r.row.memory_bytes or 0 for r in others),
-        math_us=cuda("math"),
-        elementwise_us=cuda("elementwise"),
-        utility_us=cuda("utility"),
-        other_us=cuda("other") + cuda("orchestration") + cuda("host"),
-        host_cpu_us=sum(r.row.cpu_us for r in counted if r.kind == "host"),
-        orchestration_cpu_us=sum(r.row.cpu_us for r in counted if r.kind == "orchestration"),
-        dispatch_cpu_us=sum(r.row.cpu_us for r in dispatch),
+        rows=tuple(rows),
+        counting=counting,
+        device_listed_us=sum(r.listed_device_us for r in listed),
+        device_us=counted + unlisted,
+        unlisted_us=unlisted,
+        kind_us=dict(kind_us),
+        movement_listed_us=sum(r.listed_device_us for r in movement),
+        movement_bytes=movement_bytes,
+        host_cpu_us=_host_cpu(rows, counting),
+        orchestration_cpu_us=sum(r.cpu_us for r in orchestration),
+        dispatch_cpu_us=sum(r.cpu_us for r in dispatch),
         launches=sum(r.row.calls for r in launching),
-        launch_device_us=sum(r.row.cuda_us for r in launching),
+        launch_device_us=sum(r.device_us for r in launching),
+        kernels_counted=kernels_counted,
     )

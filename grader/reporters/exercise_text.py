@@ -64,22 +64,30 @@ def render_exercise(ex: Exercise) -> str:
 
 def render_analysis(ex: Exercise, a: Analysis) -> str:
     s = a.shares
+    m = a.metrics
+    counted = (
+        "each op by its Self time"
+        if m is not None and m.counting == "self"
+        else "each call chain counted once"
+    )
+    ranked = sorted(a.scores, key=lambda sc: -sc.score)
     lines = [
         f"{ex.id}: {a.bottleneck}",
         "",
         "Evidence:",
         *[f"  - {e}" for e in a.evidence],
         "",
-        f"Shares of device time ({s['device_ms']:.1f} ms, nested copies counted once): "
+        f"Shares of device time ({s['device_ms']:.1f} ms, {counted}): "
         f"math {s['math']:.0%}, movement {s['movement']:.0%} "
         f"({s['movement_as_listed']:.0%} as listed), elementwise {s['elementwise']:.0%}, "
-        f"utility {s['utility']:.0%}",
+        f"communication {s['communication']:.0%}, utility {s['utility']:.0%}",
         f"Host against device: host work {s['host_work_cpu_ms']:.1f} ms CPU, orchestration "
         f"{s['orchestration_cpu_ms']:.1f} ms CPU, launches average {s['avg_launch_us']:.0f} us",
         f"Top CUDA op: {a.top_cuda}    Top CPU op: {a.top_cpu}",
-        f"Runner-up: {a.runner_up} (margin {a.margin:+.2f}; scores: "
-        + ", ".join(f"{sc.bottleneck} {sc.score:.2f}{'*' if sc.fired else ''}" for sc in a.scores)
-        + "; * = over its threshold)",
+        f"Why {a.bottleneck}: {a.why}.",
+        f"Runner-up: {a.runner_up}; margin {a.margin:.2f}: {a.margin_means}.",
+        "Scores (1.0 is each class's threshold; * = over it): "
+        + ", ".join(f"{sc.bottleneck} {sc.score:.2f}{'*' if sc.fired else ''}" for sc in ranked),
     ]
     if a.caveats:
         lines += ["", "Caveats:", *[f"  - {c}" for c in a.caveats]]
