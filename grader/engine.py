@@ -82,7 +82,7 @@ def grade_report(
     analysis: Analysis | None = None,
 ) -> GradeResult:
     analysis = analysis or analyze(exercise.table)
-    rubric = rubric or rubric_for(exercise.id)
+    rubric = rubric or rubric_for(exercise.id, own=exercise.rubric_path)
     titles = criterion_titles()
     results = []
     for crit in rubric.applicable(analysis.bottleneck):

@@ -35,6 +35,7 @@ class Exercise:
     table_given: bool = True  # False: the course gives no table; `stated` says what it states
     stated: str = ""
     source: str = ""
+    rubric_path: Path | None = None  # the exercise's own rubric, from its ``rubric:`` key
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -58,12 +59,27 @@ def _parse_table(data: dict[str, Any], root: yaml.Node | None, file: str) -> Tab
         ) from None
 
 
+def _own_rubric(data: dict[str, Any], root: yaml.Node | None, path: Path) -> Path | None:
+    """The file the ``rubric:`` key names, relative to the exercise; it must exist."""
+    if "rubric" not in data:
+        return None
+    rubric = path.parent / data["rubric"]
+    if not rubric.is_file():
+        raise GraderError(
+            f"no rubric file {str(rubric)!r}; give a path relative to this exercise file",
+            Location(str(path), "$.rubric", node_line(root, ["rubric"])),
+        )
+    return rubric
+
+
 def load_exercise(path: Path) -> Exercise:
-    tables: list[Table] = []
-    data, root = load_yaml(
-        path, SCHEMA, then=lambda d, r: tables.append(_parse_table(d, r, str(path)))
-    )
-    table = tables[0]
+    checked: list[tuple[Table, Path | None]] = []
+
+    def check(data: dict[str, Any], root: yaml.Node | None) -> None:
+        checked.append((_parse_table(data, root, str(path)), _own_rubric(data, root, path)))
+
+    data, root = load_yaml(path, SCHEMA, then=check)
+    table, rubric = checked[0]
     return Exercise(
         id=data["id"],
         title=data["title"],
@@ -81,6 +97,7 @@ def load_exercise(path: Path) -> Exercise:
         table_given=data.get("table_given", True),
         stated=data.get("stated", ""),
         source=data.get("source", ""),
+        rubric_path=rubric,
     )
 
 

@@ -85,9 +85,11 @@ def load_rubric(path: Path) -> Rubric:
     return Rubric(data["exercise"], data.get("title", data["exercise"]), tuple(criteria), path)
 
 
-def rubric_for(exercise_id: str, directory: Path | None = None) -> Rubric:
-    """The exercise's own rubric, else the default one."""
+def rubric_for(exercise_id: str, directory: Path | None = None, own: Path | None = None) -> Rubric:
+    """The rubric an exercise names (``own``, from its ``rubric:`` key), else
+    ``rubrics/<id>.yaml``, else the default one."""
+    if own is not None:
+        return load_rubric(own)
     directory = directory or data_dir("rubrics")
-    own = directory / f"{exercise_id}.yaml"
-    rubric = load_rubric(own if own.exists() else directory / "default.yaml")
-    return rubric
+    by_id = directory / f"{exercise_id}.yaml"
+    return load_rubric(by_id if by_id.exists() else directory / "default.yaml")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -125,3 +126,51 @@ def test_readme_says_where_the_cache_lives_and_how_to_clear_it(root: Path):
     readme = (root / "README.md").read_text()
     assert "$XDG_CACHE_HOME/triage-grader/valid/" in readme
     assert "rm -rf ~/.cache/triage-grader" in readme
+
+
+def _exercise_outside_rubrics(tmp_path: Path, rubric: str | None) -> Path:
+    text = PART_B.read_text().replace("id: partB", "id: myrun")
+    if rubric is not None:
+        text += f"rubric: {rubric}\n"
+    path = tmp_path / "myrun.yaml"
+    path.write_text(text)
+    return path
+
+
+def test_an_exercise_outside_rubrics_names_its_own_rubric(tmp_path: Path):
+    from grader.rubric import rubric_for
+
+    (tmp_path / "myrun.rubric.yaml").write_text(
+        "exercise: myrun\ncriteria:\n  - id: five-fields\n    points: 10\n"
+        "    feedback: {pass: ok, fail: missing}\n    hint: write all five\n"
+    )
+    ex = load_exercise(_exercise_outside_rubrics(tmp_path, "myrun.rubric.yaml"))
+    assert ex.rubric_path == tmp_path / "myrun.rubric.yaml"
+    assert [c.id for c in rubric_for(ex.id, own=ex.rubric_path).criteria] == ["five-fields"]
+    report = Path(__file__).parent.parent / "submissions" / "s-b01.md"
+    result = grade(str(report), "--exercise", str(ex.path), "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert [c["id"] for c in json.loads(result.stdout)["criteria"]] == ["five-fields"]
+
+
+def test_without_a_rubric_key_an_exercise_is_graded_by_the_default_rubric(tmp_path: Path):
+    from grader.rubric import rubric_for
+
+    ex = load_exercise(_exercise_outside_rubrics(tmp_path, None))
+    assert rubric_for(ex.id, own=ex.rubric_path).exercise == "default"
+    result = grade("analyze", str(ex.path))
+    assert result.exit_code == 0 and result.stdout.startswith("myrun: overhead-bound")
+
+
+def test_a_missing_own_rubric_is_named_with_its_yaml_path(tmp_path: Path):
+    path = _exercise_outside_rubrics(tmp_path, "nowhere.yaml")
+    with pytest.raises(GraderError, match=r"myrun.yaml::\$.rubric \(line \d+\): no rubric file"):
+        load_exercise(path)
+
+
+def test_readme_gives_the_path_form_and_the_own_rubric(root: Path):
+    readme = (root / "README.md").read_text()
+    assert "--out exercises/myrun.yaml" in readme
+    assert "grade analyze exercises/myrun.yaml" in readme
+    assert "rubric: myrun.rubric.yaml" in readme
+    assert "grade analyze myrun\n" not in readme and "grade analyze myrun`" not in readme

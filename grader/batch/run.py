@@ -80,7 +80,7 @@ def _exercise_bundle(name: str) -> tuple[Any, Any, Any]:
     from grader.rubric import rubric_for
 
     ex = resolve_exercise(name)
-    return ex, rubric_for(ex.id), analyze(ex.table)
+    return ex, rubric_for(ex.id, own=ex.rubric_path), analyze(ex.table)
 
 
 def grade_path(path: Path, exercise: str | None) -> Row:

@@ -23,7 +23,7 @@ FROM_MEMORY_NOTE = (
 
 
 def render_template(ex: Exercise) -> str:
-    ids = [c.id for c in rubric_for(ex.id).criteria]
+    ids = [c.id for c in rubric_for(ex.id, own=ex.rubric_path).criteria]
     lines = [f"# {ex.title}", ""]
     if FROM_MEMORY in ids:
         lines.append(FROM_MEMORY_NOTE)
