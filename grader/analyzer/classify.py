@@ -15,17 +15,20 @@ its score is at least 1.0.
 * communication-bound: collectives' device time over that of the largest other kind of
   device work (math, movement, elementwise, other): it fires when they take the largest
   share.
-* compute-bound: device work (math, elementwise, other) over ``COMPUTE_SHARE`` of it.
+* compute-bound: as the contract defines it, device work (math, elementwise, other) is
+  at least ``COMPUTE_SHARE`` of the device time AND movement is small AND the host keeps up
+  (AND neither collectives nor host work outweigh it).  Its score is the weakest of these
+  conditions (the work share over ``COMPUTE_SHARE``, and the inverse of the movement,
+  host-time, collective and host-work ratios), so any problem to explain first that fires
+  keeps it below 1.0.
 
-The class order: host, overhead, movement and communication are problems to explain
-before the math.  Among those that fire, the highest score wins; compute-bound is the
-verdict only when none of them fires; when nothing fires, the highest score wins.  The
-runner-up is the class that would win without the winner, and the margin says how much
-the winner's score would have to drop for the verdict to change: the gap to the
-runner-up's score when both were decided the same way, else how far the winner is above
-its own threshold.  It is never negative.  Utility ops (slice, view, arange, index...)
-never vote: their calls are left out of launch counts and their CPU time out of the
-dispatch cost; they count only through the device time they take.
+The highest score wins (on a tie, a problem to explain first), so the chosen class never
+scores below the runner-up, and the margin, the gap between their scores, is never
+negative.  Host, overhead, movement and communication are problems to explain before the
+math: that order lives in compute-bound's score, not in a second rule that could pick a
+class scoring below the runner-up.  Utility ops (slice, view, arange, index...) never vote
+by their call counts: their calls are left out of launch counts, and their CPU time counts
+only where Self columns give it as time of their own.
 """
 
 from __future__ import annotations

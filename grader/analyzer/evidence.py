@@ -6,11 +6,10 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from grader.analyzer.kinds import chain_level
-from grader.analyzer.metrics import KindRow, Metrics
+from grader.analyzer.metrics import SYNC_CPU_PER_CALL_US, KindRow, Metrics
 from grader.units import format_bytes, format_time
 
 SYNC_CPU_OVER_CUDA = 3.0
-SYNC_CPU_PER_CALL_US = 50.0  # a copy that waits for the queued work, not one being issued
 NOISY_UTILITY_CALLS = 100
 UNLISTED_WORTH_A_WORD = 0.01
 

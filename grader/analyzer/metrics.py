@@ -33,6 +33,8 @@ TYPED = ("communication", "movement", "math", "elementwise", "utility")
 DISPATCH = ("math", "elementwise", "other", "communication")
 # Prefer the kernel rows only when they name clearly more of the device time than the ops.
 KERNELS_OVER_OPS = 1.05
+# A copy whose own CPU time per call is above this is waiting on the device, not issuing.
+SYNC_CPU_PER_CALL_US = 50.0
 # A range whose device time is at most this times the ops' is taken to contain them.
 RANGE_SLACK = 1.05
 
@@ -231,6 +233,23 @@ def _bytes_moved(movement: list[KindRow]) -> int | None:
     return sum(chained.values()) + free
 
 
+def _dispatches(r: KindRow, counting: str) -> bool:
+    """Whether a row's CPU time is the host issuing device work.
+
+    Ops that launch (or whose callees launch) device work do.  With Self CPU times, so do
+    utility ops (a view's own time is Python-side bookkeeping of the model code; without
+    Self columns it is already inside the op that called it) and copies whose time per
+    call is that of issuing one, not of waiting for the device to finish (a sync)."""
+    launches = r.row.cuda_us > 0 or bool(r.row.self_cuda_us)
+    if r.kind in DISPATCH:
+        return launches
+    if counting != "self":
+        return False
+    if r.kind == "utility":
+        return True
+    return r.kind == "movement" and r.cpu_us / max(r.row.calls, 1) < SYNC_CPU_PER_CALL_US
+
+
 def _host_cpu(rows: list[KindRow], counting: str) -> float:
     """CPU time of host work.  With Self columns, the larger of two lower bounds: the host
     rows' own times added up (nested host ranges each count their own part), and the
@@ -265,7 +284,7 @@ def compute_metrics(table: Table) -> Metrics:
     ]
     movement = [r for r in listed if r.kind == "movement"]
     launching = [r for r in rows if r.device_us > 0 and r.kind not in ("utility", "host")]
-    dispatch = [r for r in rows if r.kind in DISPATCH and (r.row.cuda_us > 0 or r.row.self_cuda_us)]
+    dispatch = [r for r in rows if _dispatches(r, counting)]
     orchestration = [r for r in rows if r.kind == "orchestration"]
     if counting == "self":  # a step's own CPU time is the Python between its ops
         orchestration += [r for r in rows if r.kind == "wrapper" and not r.kernel]
