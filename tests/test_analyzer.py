@@ -163,6 +163,8 @@ def test_cheap_utility_ops_get_no_vote(exercise, extra):
         ("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize64x128x64", "math"),
         ("void at::native::vectorized_elementwise_kernel<4, ...>", "elementwise"),
         ("_C::silu_and_mul", "elementwise"),
+        ("Activity Buffer Request", "runtime"),  # the profiler's own bookkeeping
+        ("Optimizer.zero_grad#AdamW.zero_grad", "orchestration"),  # the training loop
     ],
 )
 def test_op_kinds(name, kind):
