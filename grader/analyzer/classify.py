@@ -54,6 +54,7 @@ MOVEMENT_SHARE_WITH_BYTES = 0.08
 LARGE_MOVE_BYTES = 1024**3
 COMPUTE_SHARE = 0.5
 SCORE_CAP = 999.0  # an infinite ratio (no device time at all), as a number JSON can hold
+WORK_SHORT = "device work is under half of the device time"
 
 
 @dataclass(frozen=True)
@@ -120,14 +121,11 @@ def score_classes(m: Metrics) -> dict[str, Score]:
     # AND the CPU keeps up (AND no collective or host work outweighs it).  Its score is
     # the weakest of these, so a problem to explain first that fires keeps it below 1.
     conditions = {
-        "device work under half of the device time": m.share(
-            m.math_us + m.elementwise_us + m.other_us
-        )
-        / COMPUTE_SHARE,
-        "the copies": 1 / movement if movement else SCORE_CAP,
-        "a host that does not keep up": 1 / cpu_ratio if cpu_ratio else SCORE_CAP,
-        "the host work": 1 / host if host else SCORE_CAP,
-        "the collectives": 1 / communication if communication else SCORE_CAP,
+        WORK_SHORT: m.share(m.math_us + m.elementwise_us + m.other_us) / COMPUTE_SHARE,
+        "the copies take too large a share": 1 / movement if movement else SCORE_CAP,
+        "the host does not keep up": 1 / cpu_ratio if cpu_ratio else SCORE_CAP,
+        "host work outweighs the device time": 1 / host if host else SCORE_CAP,
+        "collectives outweigh the other work": 1 / communication if communication else SCORE_CAP,
     }
     limit = min(conditions, key=lambda k: conditions[k])
     scores = [
@@ -186,12 +184,12 @@ def explain(winner: str, runner: str, scores: dict[str, Score], no_device: bool)
             means,
         )
     why = f"{winner} is over its threshold ({WHAT[winner]}) and scores highest"
-    if compute.limit and compute.limit != "device work under half of the device time":
+    if compute.limit and compute.limit != WORK_SHORT:
         why += (
             f"; it is a problem to explain before the math ({FIRST} come first), so it caps "
             f"compute-bound's score at {compute.score:.2f}: the contract's compute-bound "
             f"needs small movement, a host that keeps up and no dominant collectives or "
-            f"host work, and here {compute.limit} stands in the way"
+            f"host work, and here {compute.limit}"
         )
     return why, means
 
