@@ -21,6 +21,7 @@ EXPLAINED = {
     "overhead-bound": "launch / Python overhead, the GPU waiting on the CPU",
     "compute-bound": "the model math as the limit",
     "host-bound": "host work (tokenizer, data loading) as the limit",
+    "communication-bound": "collective communication between devices as the limit",
 }
 
 

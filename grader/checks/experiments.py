@@ -12,6 +12,7 @@ TARGETS = {
     "overhead-bound": "cutting launch and Python overhead (compile, CUDA graphs, batching, fusion)",
     "compute-bound": "kernel-level work on the dominant math",
     "host-bound": "taking the host work off the critical path",
+    "communication-bound": "overlapping communication with compute, or making less of it",
 }
 
 
@@ -59,6 +60,8 @@ def _targets(text: str, bottleneck: str, params: dict[str, object]) -> bool:
         return bool(mentions("fix_overhead", text))
     if bottleneck == "compute-bound":
         return has("fix_compute", text)
+    if bottleneck == "communication-bound":
+        return has("fix_communication", text)
     return has("fix_host", text)
 
 
@@ -71,8 +74,9 @@ def next_experiment_targets_bottleneck(ctx: Context) -> Verdict:
     on the CPU).  Overhead-bound: cut launch and Python overhead (torch.compile, CUDA graphs,
     batching, fusing the tiny ops); a faster matmul or attention kernel does not count.
     Compute-bound: kernel-level work on the dominant math.  Host-bound: take the host work
-    off the critical path.  An attention kernel proposed here, for a run that is not
-    compute-bound, misses.
+    off the critical path.  Communication-bound (a multi-GPU run): overlap the collectives
+    with compute, or make fewer or smaller ones (bucket sizes, a different parallel layout).
+    An attention kernel proposed here, for a run that is not compute-bound, misses.
 
     PASS (partA):
         Next experiment: profile with with_stack=True and read which lines call aten::to.
