@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from grader.analyzer import Analysis, analyze
-from grader.checks.registry import Context, Evidence, get_check
+from grader.blank import NOTHING_TO_GRADE, nothing_to_grade
+from grader.checks.registry import Context, Evidence, Verdict, get_check
 from grader.exercises import Exercise
 from grader.report.model import Report
 from grader.rubric import Rubric, criterion_titles, rubric_for
@@ -85,8 +86,14 @@ def grade_report(
     rubric = rubric or rubric_for(exercise.id, own=exercise.rubric_path)
     titles = criterion_titles()
     results = []
+    blank = nothing_to_grade(report, exercise)
+    if blank:
+        report.warnings = (*report.warnings, f"{report.source}: {NOTHING_TO_GRADE}")
     for crit in rubric.applicable(analysis.bottleneck):
-        verdict = get_check(crit.check).fn(Context(report, exercise, analysis, crit.params))
+        if blank:
+            verdict = Verdict.no(None, NOTHING_TO_GRADE)
+        else:
+            verdict = get_check(crit.check).fn(Context(report, exercise, analysis, crit.params))
         results.append(
             CriterionResult(
                 id=crit.id,
