@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from grader.checks.attention import attention_proposal
 from grader.checks.counting import count, items
-from grader.checks.registry import Context, Evidence, Verdict, check
+from grader.checks.registry import Context, Verdict, check
 from grader.report.language import has, is_keyword_list, mentions
 
 TARGETS = {
@@ -43,7 +43,7 @@ def one_next_experiment(ctx: Context) -> Verdict:
     if f is None:
         return Verdict.no(None, "no Next experiment field with content")
     n, why = count(f)
-    evidence = Evidence(f.label_line, f.value.replace("\n", " / "))
+    evidence = ctx.report.quote(f.value_lines[0].number)
     if n == 1:
         return Verdict.yes(evidence, why)
     return Verdict.no(evidence, why if n == 0 else f"{why}: choose one")
@@ -90,7 +90,7 @@ def next_experiment_targets_bottleneck(ctx: Context) -> Verdict:
     f = ctx.report.field("next_experiment")
     if f is None:
         return Verdict.no(None, "no Next experiment field with content")
-    evidence = Evidence(f.label_line, f.value.replace("\n", " / "))
+    evidence = ctx.report.quote(f.value_lines[0].number)
     if ctx.expected != "compute-bound":
         proposal = attention_proposal(ctx.report)
         if proposal is not None and proposal[0].where == "next_experiment":

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from grader.checks.registry import Context, Evidence, Verdict, check
+from grader.checks.registry import Context, Verdict, check
 from grader.report.fields import field_specs
 
 
@@ -39,14 +39,13 @@ def five_fields(ctx: Context) -> Verdict:
     if missing:
         return Verdict.no(None, f"missing field(s): {', '.join(missing)}")
     if empty:
-        name, f = empty[0]
-        shown = f.value.strip() or "(empty)"
+        _, f = empty[0]
         return Verdict.no(
-            Evidence(f.label_line, f"{f.label}: {shown}"),
+            ctx.report.quote(f.label_line),
             f"no real content in: {', '.join(n for n, _ in empty)}",
         )
-    last = ctx.report.fields[specs[-1].key]
-    return Verdict.yes(Evidence(last.label_line, "all five fields have content"))
+    last = max(ctx.report.fields[s.key].label_line for s in specs)
+    return Verdict.yes(ctx.report.quote(last), "all five fields have content")
 
 
 @check("field-names-exact")
@@ -79,13 +78,16 @@ def field_names_exact(ctx: Context) -> Verdict:
             return Verdict.no(None, f"field name {spec.name!r} not found")
         if not f.exact:
             return Verdict.no(
-                Evidence(f.label_line, f.label), f"{f.label!r} is not the field name {spec.name!r}"
+                ctx.report.quote(f.label_line),
+                f"{f.label!r} is not the field name {spec.name!r}",
             )
     order = [fields[s.key].label_line for s in specs]
+    names = ", ".join(fields[s.key].label for s in specs)
     if order != sorted(order):
+        first_out = next(b for a, b in zip(order, order[1:], strict=False) if b < a)
         return Verdict.no(
-            Evidence(order[0], ", ".join(fields[s.key].label for s in specs)),
-            "the five names are not in the order Workload, Hardware, Top CUDA time, "
+            ctx.report.quote(first_out),
+            f"the names ({names}) are not in the order Workload, Hardware, Top CUDA time, "
             "Top CPU / orchestration cost, Next experiment",
         )
-    return Verdict.yes(Evidence(order[0], ", ".join(fields[s.key].label for s in specs)))
+    return Verdict.yes(ctx.report.quote(order[0]), f"all five names exact: {names}")

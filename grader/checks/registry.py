@@ -17,12 +17,7 @@ from typing import Any, NamedTuple
 from grader.analyzer import Analysis
 from grader.errors import GraderError
 from grader.exercises import Exercise
-from grader.report.model import Report, TextLine
-
-
-class Evidence(NamedTuple):
-    line: int | None
-    text: str
+from grader.report.model import Evidence, Report, TextLine
 
 
 class Verdict(NamedTuple):

@@ -77,11 +77,17 @@ def has(name: str, text: str) -> bool:
     return bool(concept(name).search(text))
 
 
-# A sentence ends at ". " before a capital, a digit, a quote or mark, or a lower-case word
-# ("... the model math. copy_ and to ..."), but not after an abbreviation ("e.g. the").
+_NOT_AN_END = (
+    r"(?<!e\.g\.)(?<!i\.e\.)(?<!\bvs\.)(?<!etc\.)(?<!approx\.)(?<!\bcf\.)(?<!\bca\.)(?<!\bno\.)"
+)
+# A sentence ends at ". " (or "!", "?", with a closing quote or bracket kept) before a
+# capital, a digit, a quote or a mark; at ". " before a lower-case word ("... the model math.
+# copy_ and to ..."), since learners open sentences with op names; never after an
+# abbreviation ("e.g. the"), nor at "(a third!) is", which goes on.
 _SENTENCE = re.compile(
-    r"(?<=[.!?])(?<!e\.g\.)(?<!i\.e\.)(?<!\bvs\.)(?<!etc\.)(?<!approx\.)(?<!\bcf\.)(?<!\bca\.)"
-    r"(?<!\bno\.)(?<!\bvs\.)[\"')\]]*\s+(?=[A-Za-z0-9(\"'`*_])|\n+"
+    rf"(?:(?<=[.!?])|(?<=[.!?][\"')\]])){_NOT_AN_END}\s+(?=[A-Z0-9(\"'`*_])"
+    rf"|(?<=[\w)\]`]\.){_NOT_AN_END}\s+(?=[a-z])"
+    r"|\n+"
 )
 _CLAUSE = re.compile(
     r"[;:()\[\]\u2014\u2013]|,\s|\s-\s|\s->\s|→|"

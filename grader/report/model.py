@@ -16,6 +16,14 @@ from grader.report.sections import Section, find_sections
 T = TypeVar("T")
 
 
+class Evidence(NamedTuple):
+    """The line that decided a verdict and its text as the report has it; ``line`` None when
+    nothing was found, and then ``text`` says what was looked for."""
+
+    line: int | None
+    text: str
+
+
 class TextLine(NamedTuple):
     """A line of text to judge, with where it came from (a field key, a part, or "body")."""
 
@@ -48,6 +56,14 @@ class Report:
             ln.number for f in fields.values() for ln in f.value_lines
         }
         return cls(lines, fields, find_sections(lines, in_fields), source, warnings)
+
+    def line_text(self, number: int) -> str:
+        """The plain text of line ``number`` as the report has it ("" for a blank line)."""
+        return next((ln.text for ln in self.lines if ln.number == number), "")
+
+    def quote(self, number: int) -> Evidence:
+        """Evidence for line ``number``: its number and its text as it stands."""
+        return Evidence(number, self.line_text(number))
 
     def field(self, key: str) -> Field | None:
         f = self.fields.get(key)
