@@ -235,3 +235,85 @@ def test_attention_proposals(sentence: str, passed: bool) -> None:
 def test_fused_attention_wrong_here(first: str, second: str, passed: bool) -> None:
     got = grade("partB", attention_1=first, attention_2=second)
     assert got["fused-attention-wrong-here"] is passed, (first, second)
+
+
+# --- the review flag: set where the evidence is partial or conflicting, and only there ---
+
+
+def review(exercise: str, criterion: str, **slots: str) -> tuple[bool, bool]:
+    text = (BASES / f"base_{exercise}.md").read_text()
+    text = text.format(**{**DEFAULTS[exercise], **slots})
+    result = grade_report(Report.parse(text), resolve_exercise(exercise))
+    c = next(c for c in result.criteria if c.id == criterion)
+    return c.passed, c.review
+
+
+@pytest.mark.parametrize(
+    ("criterion", "slots", "expected"),
+    [
+        # the base report alone: clear verdicts, no flag
+        (
+            "diagnosis-matches",
+            {"diagnosis": "copy_ and to are movement that should not be there."},
+            (True, False),
+        ),
+        # a wrong class claimed beside the right statement: conflicting
+        (
+            "diagnosis-matches",
+            {
+                "diagnosis": "copy_ and to are unexplained movement. "
+                "Overall the run is compute-bound."
+            },
+            (False, True),
+        ),
+        # declining an attention kernel and hedging it in one clause
+        (
+            "no-premature-attention-kernel",
+            {
+                "not_yet": "Not yet: maybe don't switch to FlashAttention-3, since it is "
+                "already flash."
+            },
+            (True, True),
+        ),
+        ("no-premature-attention-kernel", {}, (True, False)),
+        # two hypotheses the learner set apart, read as one cause
+        (
+            "two-hypotheses",
+            {
+                "hypotheses": "Hypotheses:\n1. The weights are loaded in fp32 and cast to bf16.\n"
+                "2. The KV cache is kept in fp32 and cast to bf16 per layer.\n"
+            },
+            (False, True),
+        ),
+    ],
+    ids=["clear", "conflict", "hedged-attention", "no-attention", "one-cause-twice"],
+)
+def test_review_flag(criterion: str, slots: dict[str, str], expected: tuple[bool, bool]) -> None:
+    assert review("partA", criterion, **slots) == expected
+
+
+def test_a_label_read_as_a_near_spelling_is_flagged() -> None:
+    text = (BASES / "base_partA.md").read_text().format(**DEFAULTS["partA"])
+    result = grade_report(
+        Report.parse(text.replace("Hardware:", "Hardwre:")), resolve_exercise("partA")
+    )
+    five = next(c for c in result.criteria if c.id == "five-fields")
+    assert five.passed and five.review
+    assert "Hardwre" in five.detail
+
+
+def test_text_output_marks_flagged_verdicts() -> None:
+    from grader.reporters.grade_text import REVIEW_NOTE, render_grade
+
+    clear = {**DEFAULTS["partA"], "diagnosis": "copy_ and to are movement that should not be."}
+    text = (BASES / "base_partA.md").read_text().format(**clear)
+    result = grade_report(
+        Report.parse(text.replace("Hardware:", "Hardwre:")), resolve_exercise("partA")
+    )
+    out = render_grade(result)
+    assert "PASS? five-fields" in out
+    assert REVIEW_NOTE.split()[0] in out
+    assert "1 verdict flagged for instructor review" in out
+    clean = render_grade(grade_report(Report.parse(text), resolve_exercise("partA")))
+    assert "?" not in clean.split("Score:")[0].replace("what you would", "")
+    assert "flagged" not in clean

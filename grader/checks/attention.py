@@ -6,7 +6,16 @@ import re
 
 from grader.checks.common import iter_sentences
 from grader.checks.registry import Context, Evidence, Verdict, check
-from grader.report.language import clause_end, conditional_after, has, mentions, unnegated
+from grader.report.language import (
+    clause_end,
+    clause_start,
+    concept,
+    conditional_after,
+    has,
+    mentions,
+    negated,
+    unnegated,
+)
 from grader.report.model import Report, TextLine
 
 _BARE_ITEM_WORDS = 5
@@ -63,6 +72,23 @@ def _attention_proposal(report: Report) -> tuple[TextLine, str] | None:
     return None
 
 
+_HEDGE = re.compile(r"\b(?:maybe|perhaps|might|could|possibly|probably)\b", re.IGNORECASE)
+
+
+def _declined_and_proposed(report: Report) -> Evidence | None:
+    """A clause that declines an attention kernel and hedges it ("maybe not FlashAttention-3
+    yet, it could help"): a negation and a proposal at once.  A plain refusal ("I won't be
+    swapping in FlashAttention-3") is no doubt."""
+    for s in iter_sentences(report.text_lines):
+        for m in concept("attention_kernel").finditer(s.text):
+            if not negated(s.text, m.start(), m.end()):
+                continue
+            clause = s.text[clause_start(s.text, m.start()) : clause_end(s.text, m.end())]
+            if _HEDGE.search(clause) and not conditional_after(s.text):
+                return Evidence(s.line.number, s.text)
+    return None
+
+
 def _proposed(sentence: str) -> bool:
     """Is an attention kernel mentioned in ``sentence`` put forward as a step? A proposal
     word must stand in the mention's clause or before it, within the same half of a
@@ -107,6 +133,11 @@ def no_premature_attention_kernel(ctx: Context) -> Verdict:
         return Verdict.yes(None, "the run is compute-bound: kernel work may be the next step")
     hit = attention_proposal(ctx.report)
     if hit is None:
+        hedged = _declined_and_proposed(ctx.report)
+        if hedged is not None:  # "I wouldn't write one yet, maybe try FA3": which is it?
+            return Verdict.yes(
+                hedged, "declines an attention kernel and proposes one in one breath", review=True
+            )
         return Verdict.yes(None, "no attention kernel proposed as a step now")
     tl, sentence = hit
     return Verdict.no(

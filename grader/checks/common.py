@@ -40,6 +40,7 @@ NOT_A_DIAGNOSIS = ("hypotheses", "experiments", "stretch")
 class Sentence(NamedTuple):
     text: str
     line: TextLine
+    implied: bool = False  # said without naming its subject: a person may look again
 
 
 _PRONOUN = re.compile(r"\b(?:those|these|they|this|that|it|both|them)\b", re.IGNORECASE)
@@ -241,8 +242,10 @@ def _find_statement(report: Report, bottleneck: str, exercise_id: str) -> Senten
                 other = speaks_of_other(piece, bottleneck)
                 led = bool(_PRONOUN_LED.match(piece))  # "that is overhead I'd want gone"
                 speaks_of_it = carried and (led or (not other and carries_subject(piece)))
-                if diagnosis_kind(piece, bottleneck, speaks_of_it) is not None:
-                    return Sentence(piece.strip(), tl)
+                kind = diagnosis_kind(piece, bottleneck, speaks_of_it)
+                if kind is not None:
+                    named = kind == "claim" or has_subject(piece, bottleneck) or led
+                    return Sentence(piece.strip(), tl, not named)
                 if has_subject(piece, bottleneck):
                     carried = True
                 elif other:

@@ -155,7 +155,7 @@ def count(f: Field) -> Count:
     if is_keyword_list(f.value):
         return Count(0, "a list of terms, not an experiment")
     if _ALTERNATIVES.search(f.value):
-        return Count(2, "alternatives ('either ... or', 'whichever'): pick one")
+        return Count(2, "alternatives ('either ... or', 'whichever')")
     listed = items(f)
     if len(listed) >= 2:
         separate = [i for i in listed if not has("measurement_step", i)]

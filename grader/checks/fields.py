@@ -45,6 +45,13 @@ def five_fields(ctx: Context) -> Verdict:
             f"no real content in: {', '.join(n for n, _ in empty)}",
         )
     last = max(ctx.report.fields[s.key].label_line for s in specs)
+    near = [ctx.report.fields[s.key].label for s in specs if ctx.report.fields[s.key].fuzzy]
+    if near:  # a label read as a near spelling of a field's name: is it that field?
+        return Verdict.yes(
+            ctx.report.quote(last),
+            "all five fields have content; read as near spellings: " + ", ".join(near),
+            review=True,
+        )
     return Verdict.yes(ctx.report.quote(last), "all five fields have content")
 
 

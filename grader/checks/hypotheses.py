@@ -49,7 +49,11 @@ def two_hypotheses(ctx: Context) -> Verdict:
         if len(hyps) > 1
         else "only one hypothesis"
     )
-    return Verdict.no(Evidence(first.line, first.text.splitlines()[0]), detail)
+    # Two hypotheses the learner set apart, read as one cause: whether they differ (the
+    # weights vs. the cache cast, say) is a judgement a person should confirm.
+    return Verdict.no(
+        Evidence(first.line, first.text.splitlines()[0]), detail, review=len(hyps) > 1
+    )
 
 
 def _distinct(hyps: list[Hypothesis]) -> list[Hypothesis]:
@@ -90,10 +94,13 @@ def experiment_per_hypothesis(ctx: Context) -> Verdict:
     n = len(tested_distinct)
     if n >= 2:
         second = next(i for i in covered if hyps[i - 1].cause == tested_distinct[1].cause)
-        line, text = covered[second]
+        line, text, _ = covered[second]
+        by_order = sum(covered[h.number].by_order for h in tested_distinct if h.number in covered)
         return Verdict.yes(
             Evidence(line, text.splitlines()[0]),
-            f"{n} of {len(distinct)} hypotheses have an experiment",
+            f"{n} of {len(distinct)} hypotheses have an experiment"
+            + (" (matched to them by order only)" if by_order else ""),
+            review=by_order > 0,
         )
     first = distinct[0]
     return Verdict.no(

@@ -297,10 +297,21 @@ def tests(report: Report) -> list[Test]:
     return out
 
 
-def tested(report: Report) -> dict[int, tuple[int, str]]:
-    """Hypothesis index -> the line and text of the experiment that tests it."""
+class Pairing(NamedTuple):
+    line: int
+    text: str
+    by_order: bool  # matched to its hypothesis only by position: a person may check
+
+
+def tested(report: Report) -> dict[int, Pairing]:
+    """Hypothesis number -> the experiment that tests it: written with it, or matched by
+    label or reference, by the outcomes it names, by the cause it probes, or by order."""
+    return report.remember("tested", lambda: _tested(report))
+
+
+def _tested(report: Report) -> dict[int, Pairing]:
     hyps = hypotheses(report)
-    covered = {h.number: (h.test_line, h.test) for h in hyps if is_test(h.test)}
+    covered = {h.number: Pairing(h.test_line, h.test, False) for h in hyps if is_test(h.test)}
     by_label = {h.label: h.number for h in hyps if h.label is not None}
     for t in tests(report):
         targets = [by_label.get(r, r) for r in t.refs if by_label.get(r, r) <= len(hyps)]
@@ -311,11 +322,12 @@ def tested(report: Report) -> dict[int, tuple[int, str]]:
         if not targets:
             cause = cause_of(t.text)
             targets = [h.number for h in hyps if h.cause == cause and h.number not in covered][:1]
-        if not targets:
+        guessed = not targets
+        if guessed:
             targets = [h.number for h in hyps if h.number not in covered][:1]
         for target in targets:
             if 1 <= target <= len(hyps):
-                covered.setdefault(target, (t.line, t.text))
+                covered.setdefault(target, Pairing(t.line, t.text, guessed))
     return covered
 
 

@@ -27,7 +27,9 @@ def tokenizer_outside_gpu(ctx: Context) -> Verdict:
     FAIL (partA):
         Latency note: tokenization adds another 22 ms to time-to-first-token.
     """
-    cpu_half = latency_half = None
+    cpu_half: Evidence | None = None
+    latency_half: Evidence | None = None
+    cpu_named = latency_named = False
     for tl in ctx.report.text_lines:
         carried = False
         for sentence in line_sentences(tl.text):
@@ -41,12 +43,20 @@ def tokenizer_outside_gpu(ctx: Context) -> Verdict:
             if not about:
                 continue
             cpu, latency = bool(mentions("cpu_side", sentence)), bool(mentions("latency", sentence))
-            if cpu and latency:
+            if cpu and latency and own:
                 return Verdict.yes(Evidence(tl.number, sentence))
-            cpu_half = cpu_half or (Evidence(tl.number, sentence) if cpu else None)
-            latency_half = latency_half or (Evidence(tl.number, sentence) if latency else None)
+            if cpu and not cpu_half:
+                cpu_half, cpu_named = Evidence(tl.number, sentence), own
+            if latency and not latency_half:
+                latency_half, latency_named = Evidence(tl.number, sentence), own
     if cpu_half and latency_half:
-        return Verdict.yes(max(cpu_half, latency_half, key=lambda e: e.line or 0))
+        # a half said of "it", the tokenizer not named: a person may check it is meant
+        implied = not (cpu_named and latency_named)
+        return Verdict.yes(
+            max(cpu_half, latency_half, key=lambda e: e.line or 0),
+            "one half said of it without naming it" if implied else "",
+            review=implied,
+        )
     if cpu_half or latency_half:
         said, missing = (
             (cpu_half, "that it still adds to latency (TTFT)")

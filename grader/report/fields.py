@@ -57,6 +57,7 @@ class Field:
     label_line: int
     value_lines: tuple[Line, ...]
     exact: bool  # the label is one of the accepted exact spellings
+    fuzzy: bool = False  # matched only as a near spelling ("Hardwre"), not exact or an alias
 
     @cached_property
     def value(self) -> str:
@@ -98,23 +99,24 @@ def normalise_label(label: str) -> str:
 
 
 @lru_cache(maxsize=4096)
-def match_label(label: str) -> tuple[FieldSpec, bool] | None:
-    """The field a label names, and whether it is an exact spelling; None if it names none."""
+def match_label(label: str) -> tuple[FieldSpec, bool, bool] | None:
+    """The field a label names, whether it is an exact spelling, and whether it was matched
+    only as a near spelling; None if it names none."""
     norm = normalise_label(label)
     if not norm or len(norm.split()) > 7:
         return None
     specs, threshold = field_specs()
     for spec in specs:
         if norm in spec.exact:
-            return spec, True
+            return spec, True, False
     for spec in specs:
         if norm in spec.aliases:
-            return spec, False
+            return spec, False, False
     choices = {f"{i}:{e}": e for i, s in enumerate(specs) for e in s.exact}
     best = process.extractOne(norm, choices, scorer=fuzz.ratio, score_cutoff=threshold)
     if best is None:
         return None
-    return specs[int(best[2].split(":")[0])], False
+    return specs[int(best[2].split(":")[0])], False, True
 
 
 def _label_value(line: Line) -> tuple[str, str] | None:
@@ -135,7 +137,7 @@ def _label_value(line: Line) -> tuple[str, str] | None:
 def find_fields(lines: list[Line]) -> dict[str, Field]:
     """The first occurrence of each field, keyed by the field's key."""
     found: dict[str, Field] = {}
-    starts: list[tuple[int, FieldSpec, str, str, bool]] = []
+    starts: list[tuple[int, FieldSpec, str, str, bool, bool]] = []
     for i, line in enumerate(lines):
         lv = _label_value(line)
         if lv is None:
@@ -144,10 +146,10 @@ def find_fields(lines: list[Line]) -> dict[str, Field]:
         hit = match_label(label)
         if hit is None:
             continue
-        spec, exact = hit
-        starts.append((i, spec, label, value, exact))
+        spec, exact, fuzzy = hit
+        starts.append((i, spec, label, value, exact, fuzzy))
     start_idx = {s[0] for s in starts}
-    for n, (i, spec, label, value, exact) in enumerate(starts):
+    for n, (i, spec, label, value, exact, fuzzy) in enumerate(starts):
         if spec.key in found:
             continue
         line = lines[i]
@@ -157,7 +159,7 @@ def find_fields(lines: list[Line]) -> dict[str, Field]:
         if line.kind != "table":
             value_lines += _continuation(lines, i, start_idx, bool(value.strip()))
         found[spec.key] = Field(
-            spec, _DECOR.sub("", label).strip(), line.number, tuple(value_lines), exact
+            spec, _DECOR.sub("", label).strip(), line.number, tuple(value_lines), exact, fuzzy
         )
         del n
     return found
