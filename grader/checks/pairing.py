@@ -223,17 +223,16 @@ def _alternatives(unit: Unit, part: str = "hypotheses") -> list[Unit]:
 def _loose_units(report: Report) -> list[Unit]:
     """Labelled paragraphs or items outside every field and part ("(a) dtype: ...", "(b)
     device: ...") in a report that gives its hypotheses no heading."""
-    taken = {ln.number for f in report.fields.values() for ln in f.value_lines}
-    taken |= {f.label_line for f in report.fields.values()}
+    taken = {at for f in report.fields.values() for at in f.lines}
     taken |= {
-        ln.number
+        (ln.number, ln.block)
         for secs in report.sections.values()
         for sec in secs
         for ln in (sec.lead, *sec.lines)
     }
     blocks: dict[int, list[Line]] = {}
     for ln in report.lines:
-        if ln.number not in taken and ln.kind in ("paragraph", "item"):
+        if (ln.number, ln.block) not in taken and ln.kind in ("paragraph", "item"):
             blocks.setdefault(ln.block, []).append(ln)
     out = [
         unit

@@ -27,8 +27,11 @@ PLACEHOLDERS = re.compile(
     r"^\s*(?:todo|tbd|n/?a|none|null|nil|\?+|\.+|…|-+|—|–|xxx+|fill (?:me )?in|\[.*\]|<.*>)?"
     r"\s*\.?$"
     # a placeholder that points elsewhere: "TBD, see list", "TODO (later)"
-    r"|^\s*(?:todo|tbd|tba|to be decided|to be done)\b[\s,.:;()-]*"
-    r"(?:see (?:the )?(?:list|below|above|notes?)|later|pending|for now)?\W*$",
+    r"|^\s*(?:todo|tbd|tba|to be decided|to be done)\b\W*(?:not sure(?: yet)?|unsure|"
+    r"don.t know(?: yet)?|no idea|see (?:the )?(?:list|below|above|notes?)|later|pending|"
+    r"for now)?\W*$"
+    # a pointer elsewhere: "see Next experiment below", "see the list"
+    r"|^\s*see (?:the )?(?:[\w/]+ ){0,3}(?:below|above|list|later|notes?)\W*$",
     re.IGNORECASE,
 )
 
@@ -58,6 +61,14 @@ class Field:
     value_lines: tuple[Line, ...]
     exact: bool  # the label is one of the accepted exact spellings
     fuzzy: bool = False  # matched only as a near spelling ("Hardwre"), not exact or an alias
+    label_block: int = 0  # the block of the label's line (a dense paragraph has several)
+
+    @property
+    def lines(self) -> set[tuple[int, int]]:
+        """The (line number, block) of every line the field takes, its label's included."""
+        return {(self.label_line, self.label_block)} | {
+            (ln.number, ln.block) for ln in self.value_lines
+        }
 
     @cached_property
     def value(self) -> str:
@@ -119,38 +130,54 @@ def match_label(label: str) -> tuple[FieldSpec, bool, bool] | None:
     return specs[int(best[2].split(":")[0])], False, True
 
 
-def _label_value(line: Line) -> tuple[str, str] | None:
+# "Q: Workload?" with the answer below ("A: ..."), and "Workload. Decoder-only LLM, ...".
+_QUESTION = re.compile(r"^\s*Q\s*\d*\s*[:.)]\s*(?P<label>[^?]{1,60}?)\s*\?\s*$")
+_ANSWER = re.compile(r"^\s*A\s*\d*\s*[:.)]\s*")
+_DOT_LABEL = re.compile(r"^(?P<label>[^.:]{1,40})\.\s+(?P<value>\S.*)$")
+
+
+def _label_value(line: Line) -> tuple[str, str, bool] | None:
+    """The label and value a line may hold, and whether the label needs an exact or known
+    spelling (a label ended by a full stop could be any sentence's first words)."""
     if line.kind == "table":
         if len(line.cells) >= 2:
-            return line.cells[0], " ".join(c for c in line.cells[1:] if c)
+            return line.cells[0], " ".join(c for c in line.cells[1:] if c), False
         return None
     if line.kind == "heading":
-        return line.text, ""
+        return line.text, "", False
     if not line.first and line.kind == "item":
         return None
-    m = _SEPARATOR.match(_NUMBERING.sub("", line.text))
+    text = _NUMBERING.sub("", line.text)
+    q = _QUESTION.match(text)
+    if q:
+        return q.group("label"), "", False
+    m = _SEPARATOR.match(text)
     if m:
-        return m.group("label"), m.group("value")
-    return line.text, ""  # a label alone on its line, value below
+        return m.group("label"), m.group("value"), False
+    d = _DOT_LABEL.match(text)
+    if d:
+        return d.group("label"), d.group("value"), True
+    return line.text, "", False  # a label alone on its line, value below
 
 
 def find_fields(lines: list[Line]) -> dict[str, Field]:
-    """The first occurrence of each field, keyed by the field's key."""
+    """Each field, keyed by the field's key: its first occurrence with content, else its
+    first occurrence ("the five names: Workload, Hardware, ..." listed bare, then filled)."""
     found: dict[str, Field] = {}
     starts: list[tuple[int, FieldSpec, str, str, bool, bool]] = []
     for i, line in enumerate(lines):
         lv = _label_value(line)
         if lv is None:
             continue
-        label, value = lv
+        label, value, strict = lv
         hit = match_label(label)
-        if hit is None:
+        if hit is None or (strict and hit[2]):
             continue
         spec, exact, fuzzy = hit
         starts.append((i, spec, label, value, exact, fuzzy))
     start_idx = {s[0] for s in starts}
-    for n, (i, spec, label, value, exact, fuzzy) in enumerate(starts):
-        if spec.key in found:
+    for i, spec, label, value, exact, fuzzy in starts:
+        if spec.key in found and found[spec.key].substantive:
             continue
         line = lines[i]
         value_lines: list[Line] = []
@@ -158,11 +185,25 @@ def find_fields(lines: list[Line]) -> dict[str, Field]:
             value_lines.append(Line(line.number, value.strip(), line.kind, line.level, line.block))
         if line.kind != "table":
             value_lines += _continuation(lines, i, start_idx, bool(value.strip()))
-        found[spec.key] = Field(
-            spec, _DECOR.sub("", label).strip(), line.number, tuple(value_lines), exact, fuzzy
+        value_lines = [_answer(ln) for ln in value_lines]
+        field = Field(
+            spec,
+            _DECOR.sub("", label).strip(),
+            line.number,
+            tuple(value_lines),
+            exact,
+            fuzzy,
+            line.block,
         )
-        del n
+        if spec.key not in found or field.substantive:
+            found[spec.key] = field
     return found
+
+
+def _answer(line: Line) -> Line:
+    """A value line without the "A:" of a question-and-answer layout."""
+    m = _ANSWER.match(line.text)
+    return line._replace(text=line.text[m.end() :]) if m else line
 
 
 def _opens_own_part(line: Line, previous: Line) -> bool:

@@ -129,7 +129,7 @@ def clause_end(text: str, pos: int) -> int:
     return m.start() if m else len(text)
 
 
-def negated(text: str, start: int, end: int, window: int = 8) -> bool:
+def negated(text: str, start: int, end: int, window: int = 8, after: bool = True) -> bool:
     """Is the mention at text[start:end] negated, by a cue before it in its clause (within
     ``window`` words) or by a verdict after it ("... is the wrong next experiment")?"""
     before = text[clause_start(text, start) : start]
@@ -139,8 +139,7 @@ def negated(text: str, start: int, end: int, window: int = 8) -> bool:
     words = before.split()[-window:]
     if concept("negation_before").search(" ".join(words)):
         return True
-    after = text[end : clause_end(text, end)]
-    return bool(concept("negation_after").search(after))
+    return after and bool(concept("negation_after").search(text[end : clause_end(text, end)]))
 
 
 def conditional_after(sentence: str) -> bool:
@@ -166,9 +165,10 @@ SUBJECT_NEGATION_WINDOW = 3
 def names(name: str, text: str) -> bool:
     """Is a concept named in ``text`` as a subject: not denied ("no copies", "not the
     copies")?  Only a cue right before the name denies it: in "I can't account for why
-    aten::to runs 54 times" the "can't" is the judgement of aten::to, not a denial of it."""
+    aten::to runs 54 times" the "can't" is the judgement of aten::to, not a denial of it,
+    and in "the math is not the problem" the math is still what is spoken of."""
     return any(
-        not negated(text, m.start(), m.end(), SUBJECT_NEGATION_WINDOW)
+        not negated(text, m.start(), m.end(), SUBJECT_NEGATION_WINDOW, after=False)
         for m in concept(name).finditer(text)
     )
 

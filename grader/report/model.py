@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, NamedTuple, TypeVar
 
+from grader.report.dense import split_dense
 from grader.report.document import Line, parse_document
 from grader.report.fields import Field, find_fields
 from grader.report.language import is_keyword_list
@@ -50,11 +51,9 @@ class Report:
 
     @classmethod
     def parse(cls, text: str, source: str = "<report>", warnings: tuple[str, ...] = ()) -> Report:
-        lines = parse_document(text)
+        lines = split_dense(parse_document(text))
         fields = find_fields(lines)
-        in_fields = {f.label_line for f in fields.values()} | {
-            ln.number for f in fields.values() for ln in f.value_lines
-        }
+        in_fields = {key for f in fields.values() for key in f.lines}
         return cls(lines, fields, find_sections(lines, in_fields), source, warnings)
 
     def line_text(self, number: int) -> str:
@@ -88,25 +87,26 @@ class Report:
         ("Top CPU / orchestration cost") never count as something the learner said.
         """
         out: list[TextLine] = []
-        field_line_of: dict[int, str] = {}
+        field_line_of: dict[tuple[int, int], str] = {}
         for key, f in self.fields.items():
             for ln in f.value_lines:
-                field_line_of[ln.number] = key
-        label_lines = {f.label_line for f in self.fields.values()}
+                field_line_of[(ln.number, ln.block)] = key
+        label_lines = {(f.label_line, f.label_block) for f in self.fields.values()}
         part_of = {
-            ln.number: name
+            (ln.number, ln.block): name
             for name, secs in self.sections.items()
             for sec in secs
             for ln in (sec.lead, *sec.lines)
         }
         for key, f in self.fields.items():
             for ln in f.value_lines:
-                if ln.number == f.label_line:
+                if (ln.number, ln.block) == (f.label_line, f.label_block):
                     out.append(TextLine(ln.number, ln.text, key))
         for ln in self.lines:
-            if ln.number in label_lines or ln.kind == "rule":
+            at = (ln.number, ln.block)
+            if at in label_lines or ln.kind == "rule":
                 continue
-            where = field_line_of.get(ln.number) or part_of.get(ln.number, "body")
+            where = field_line_of.get(at) or part_of.get(at, "body")
             out.append(TextLine(ln.number, ln.text, where))
         out.sort(key=lambda t: t.number)
         return [t for t in _join_wrapped(out, self.lines) if not is_keyword_list(t.text)]

@@ -107,7 +107,7 @@ def section_of(text: str) -> tuple[str, str] | None:
     return name, rest.strip(" *_")
 
 
-def find_sections(lines: list[Line], field_lines: set[int]) -> dict[str, list[Section]]:
+def find_sections(lines: list[Line], field_lines: set[tuple[int, int]]) -> dict[str, list[Section]]:
     """Every part found, by name, in order of appearance.
 
     A part opened by a heading runs to the next heading.  A lead alone on its line
@@ -127,7 +127,7 @@ def find_sections(lines: list[Line], field_lines: set[int]) -> dict[str, list[Se
     marked_blocks = {ln.block for ln in lines if ln.first and _MARKER.match(ln.text)}
     last = ""  # the part most recently closed
     for line in lines:
-        if line.number in field_lines:
+        if (line.number, line.block) in field_lines:
             close()
             current, body, last = None, [], ""
             continue

@@ -1,0 +1,48 @@
+"""A paragraph that holds the whole report: "Workload: ... Hardware: L4. Top CUDA time: ...".
+
+Some learners write the five fields, their reasons and their hypotheses as one paragraph.
+Read line by line, such a report has one field (the first label) and no parts.  A paragraph
+in which three or more of the five labels open a sentence is therefore cut into lines of its
+own: one per labelled piece ("Hardware: L4.", "Reasoning: ..."), and the pieces that are no
+field, one per sentence, so that "Won't touch aten::slice yet." is read as the lead it is.
+Each piece keeps the paragraph's line number; quoting it quotes the learner's own words.
+"""
+
+from __future__ import annotations
+
+import re
+
+from grader.report.document import Line
+from grader.report.fields import match_label
+from grader.report.language import sentences
+
+MIN_LABELS = 3
+# A label opening the text or a sentence: a capital, a few words, a colon.
+_LABEL_AT = re.compile(r"(?:^|(?<=[.;!?)]\s))([A-Z][\w /&'’-]{0,40}?)\s*:\s")
+
+
+def _field_label(label: str) -> bool:
+    hit = match_label(label)
+    return hit is not None and not hit[2]  # an exact spelling or a known substitute
+
+
+def split_dense(lines: list[Line]) -> list[Line]:
+    """``lines`` with each dense paragraph cut into one line per labelled piece or sentence."""
+    out: list[Line] = []
+    block = max((ln.block for ln in lines), default=0)
+    for line in lines:
+        labels = [m for m in _LABEL_AT.finditer(line.text)] if line.kind == "paragraph" else []
+        if sum(_field_label(m.group(1)) for m in labels) < MIN_LABELS:
+            out.append(line)
+            continue
+        cuts = [m.start() for m in labels]
+        if cuts[0] != 0:
+            cuts.insert(0, 0)
+        for start, end in zip(cuts, [*cuts[1:], len(line.text)], strict=True):
+            piece = line.text[start:end].strip()
+            label = _LABEL_AT.match(piece)
+            parts = [piece] if label and _field_label(label.group(1)) else list(sentences(piece))
+            for part in parts:
+                block += 1
+                out.append(line._replace(text=part, block=block, first=True))
+    return out
