@@ -11,15 +11,12 @@ import json
 import multiprocessing
 import os
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from grader.errors import GraderError
-
-SMALL_BATCH = 24  # below this, a process pool costs more than it saves
 
 
 @dataclass(frozen=True)
@@ -120,36 +117,31 @@ def warm_up(exercise: str | None) -> None:
         grade_report(Report.parse(sample), ex, rubric, analysis)
 
 
-def _grade_chunk(args: tuple[list[str], str | None]) -> list[Row]:
-    paths, exercise = args
-    return [grade_path(Path(p), exercise) for p in paths]
-
-
 def grade_all(
     paths: list[Path],
     exercise: str | None,
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
+    time_limit: float | None = None,
 ) -> Iterator[Row]:
-    """Rows in the order of ``paths``, graded in a process pool when it pays."""
-    workers = workers or os.cpu_count() or 1
-    if workers == 1 or len(paths) < SMALL_BATCH:
-        for path in paths:
-            yield grade_path(path, exercise)
-            if progress:
-                progress(1)
-        return
+    """Rows in the order of ``paths``, graded in worker processes: a worker that dies or
+    overruns ``time_limit`` seconds on a report costs that report only."""
+    from grader.batch.pool import TIME_LIMIT, Pool
+
+    workers = max(1, min(workers or os.cpu_count() or 1, len(paths)))
     size = max(8, min(64, len(paths) // (workers * 8) or 1))  # small: an even finish
-    chunks = [([str(p) for p in paths[i : i + size]], exercise) for i in range(0, len(paths), size)]
-    context = None
     if "fork" in multiprocessing.get_all_start_methods():
         warm_up(exercise)  # forked workers inherit imports, compiled patterns and exercises
-        context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        for rows in pool.map(_grade_chunk, chunks):
-            yield from rows
-            if progress:
-                progress(len(rows))
+    pool = Pool(paths, exercise, workers, size, time_limit or TIME_LIMIT)
+    waiting: dict[int, Row] = {}
+    next_index = 0
+    for index, row in pool.rows():
+        waiting[index] = row
+        if progress:
+            progress(1)
+        while next_index in waiting:
+            yield waiting.pop(next_index)
+            next_index += 1
 
 
 def sort_rows(rows: list[Row]) -> list[Row]:
