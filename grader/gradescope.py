@@ -14,9 +14,17 @@ from typing import Any
 
 from grader.atomic import write_text
 
+REVIEW = "Flagged for instructor review: the evidence for this verdict is partial or mixed."
+
+
+def _test_name(c: dict[str, Any]) -> str:
+    name = f"{c['id']}: {c['title']}"
+    return name + " (bonus)" if c["bonus"] and "(bonus)" not in name.lower() else name
+
 
 def results_json(result: dict[str, Any]) -> dict[str, Any]:
     tests = []
+    flagged = 0
     for c in result["criteria"]:
         out = [c["feedback"]]
         if c["evidence"]["line"] is not None:
@@ -25,9 +33,12 @@ def results_json(result: dict[str, Any]) -> dict[str, Any]:
             out.append(c["evidence"]["text"])
         if c["hint"]:
             out.append(f"Hint: {c['hint']}")
+        if c.get("review"):
+            out.append(REVIEW)
+            flagged += 1
         tests.append(
             {
-                "name": f"{c['id']}: {c['title']}" + (" (bonus)" if c["bonus"] else ""),
+                "name": _test_name(c),
                 "score": c["points"],
                 "max_score": 0 if c["bonus"] else c["max_points"],
                 "status": "passed" if c["passed"] else "failed",
@@ -39,6 +50,10 @@ def results_json(result: dict[str, Any]) -> dict[str, Any]:
         f"{result['exercise']}: {result['score']:g}/100 ({result['grade']}). "
         f"Expected diagnosis: {result['bottleneck']['expected']}."
     )
+    if flagged:
+        summary += (
+            f"\n{flagged} verdict{'s are' if flagged > 1 else ' is'} flagged for instructor review."
+        )
     for w in result.get("warnings", []):
         summary += f"\nWarning: {w}"
     return {
@@ -48,6 +63,32 @@ def results_json(result: dict[str, Any]) -> dict[str, Any]:
         "stdout_visibility": "visible",
         "tests": tests,
     }
+
+
+def parts_results(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """One results.json for a file's parts: every part's tests, named with their part, and
+    the sum of the parts' scores."""
+    if len(results) == 1:
+        return results_json(results[0])
+    each = [results_json(r) for r in results]
+    return {
+        "score": round(sum(r["score"] for r in results), 1),
+        "output": "\n".join(d["output"] for d in each),
+        "visibility": "visible",
+        "stdout_visibility": "visible",
+        "tests": [
+            {**t, "name": f"{r['exercise']} {t['name']}"}
+            for r, d in zip(results, each, strict=True)
+            for t in d["tests"]
+        ],
+    }
+
+
+def batch_results(row: Any) -> dict[str, Any]:
+    """``grade batch --gradescope``: the results of the batch's one file (a ``Row``)."""
+    if row.error:
+        return error_results(row.error)
+    return parts_results([g.data() for g in row.results])
 
 
 def error_results(message: str) -> dict[str, Any]:

@@ -65,13 +65,14 @@ def test_json_holds_every_report_and_the_summary(class_outputs: Path):
     assert data["reports"][0]["student"] == "s-a01"
     assert data["reports"][0]["criteria"][0]["id"] == "five-fields"
     summary = data["summary"]
-    assert summary["graded"] == count and summary["failed"] == 0
-    assert sum(summary["letters"].values()) == count
-    assert summary["criteria"]["five-fields"]["total"] == count
+    assert summary["files"] == summary["graded"] == summary["parts"] == count
+    assert summary["failed"] == 0 and list(summary["exercises"]) == ["partA"]
+    assert sum(summary["exercises"]["partA"]["letters"].values()) == count
+    assert summary["exercises"]["partA"]["criteria"]["five-fields"]["total"] == count
 
 
 def test_feedback_file_per_student_says_what_failed_and_hints(class_outputs: Path):
-    files = sorted(p.name for p in (class_outputs / "fb").iterdir())
+    files = sorted(p.name for p in (class_outputs / "fb").iterdir() if p.name != ".grade-feedback")
     assert len(files) == len(list(SUBMISSIONS.glob("*.md"))) and "s-a05.md" in files
     text = (class_outputs / "fb" / "s-a05.md").read_text()
     assert text.startswith("# Feedback for s-a05")
@@ -80,7 +81,8 @@ def test_feedback_file_per_student_says_what_failed_and_hints(class_outputs: Pat
         "**not-yet-with-reason**: Name one thing you would not optimize yet, and say why. "
         '(line 10: "Not yet: slice.")' in text
     )
-    assert "  - Hint: Pick a row that looks tempting" in text
+    assert "  - What the grader found: names a thing but not why\n  - Hint: Pick a row" in text
+    assert "  - What the grader found: only one hypothesis" in text
     assert "What passed:\n- **five-fields**" in text
 
 
@@ -93,18 +95,22 @@ def test_html_report_is_self_contained_with_charts_and_quotes(class_outputs: Pat
         and "https://" not in html
     )
     assert html.count("<svg") == 2
-    assert 'aria-label="score histogram"' in html and 'aria-label="pass rate per criterion"' in html
-    assert "<h2>Most missed criteria</h2>" in html
+    assert 'aria-label="score histogram of partA"' in html
+    assert 'aria-label="pass rate per criterion of partA"' in html
+    assert "<h3>Most missed criteria</h3>" in html
     assert "<blockquote>" in html
-    assert html.count("<tr><td>s-") == len(list(SUBMISSIONS.glob("*.md")))
+    graded = html.split("<h2>Graded parts</h2>")[1].split("<h2>")[0]
+    assert graded.count("<tr><td>s-") == len(list(SUBMISSIONS.glob("*.md")))
 
 
 def test_terminal_summary(class_outputs: Path):
     out = (class_outputs / "stdout.txt").read_text()
     n = len(list(SUBMISSIONS.glob("*.md")))
-    assert f"{n} of {n} reports graded, 0 could not be graded" in out
+    assert out.startswith(
+        f"{n} files: {n} graded, 0 could not be graded; {n} parts counted (partA {n})"
+    )
     assert "pass rate per criterion:" in out and "scores:" in out
-    assert "letters: A " in out
+    assert f"partA: {n} parts, score mean " in out and "letters: A " in out
 
 
 def test_bad_files_become_error_rows_and_the_batch_goes_on(tmp_path: Path):
@@ -145,6 +151,7 @@ def test_student_from_front_matter_and_totals_over_parts(tmp_path: Path):
         ("Ada Lovelace", "partB"),
     ]
     assert data["summary"]["students"] == {"Ada Lovelace": 200.0}
+    assert data["summary"]["parts"] == 2 and data["summary"]["files"] == 1
 
 
 def test_parallel_runs_are_byte_identical(tmp_path: Path):
@@ -176,8 +183,11 @@ def test_outputs_are_replaced_atomically(tmp_path: Path, monkeypatch: pytest.Mon
         raise KeyboardInterrupt
 
     monkeypatch.setattr(exports.csv, "writer", broken_writer)
-    with pytest.raises(KeyboardInterrupt):
-        exports.write_csv(out, [])
+    from grader.atomic import OutputSet
+    from grader.batch.summary import summarise
+
+    with pytest.raises(KeyboardInterrupt), OutputSet() as outputs:
+        exports.write_csv(outputs, out, [], summarise([]))
     assert out.read_text() == "old results\n"
     assert [p.name for p in tmp_path.iterdir()] == ["out.csv"]  # no temporary file left
 

@@ -178,7 +178,7 @@ def test_batch_options_are_run_batchs_parameters():
     ("argv", "shown"),
     [
         (["submissions/s-a01.md", "-e", "partA"], "five-fields"),
-        (["batch", "submissions", "-e", "partA"], "reports graded"),
+        (["batch", "submissions", "-e", "partA"], "parts counted"),
     ],
 )
 def test_grade_report_and_batch_do_not_import_typer(argv, shown):

@@ -1,20 +1,21 @@
-"""The batch command's work: grade, summarise, write every output asked for."""
+"""The batch command's work: check the outputs, grade, summarise, write every output."""
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
-from grader.atomic import write_text
 from grader.batch.collect import collect
-from grader.batch.exports import write_csv, write_feedback, write_json
-from grader.batch.run import Row, grade_all, sort_rows
+from grader.batch.names import shown
+from grader.batch.outputs import Outputs, check_outputs, write_outputs
+from grader.batch.run import Row, grade_all
+from grader.batch.students import resolve_duplicates, sort_rows
 from grader.batch.summary import render_summary, summarise
 from grader.errors import GraderError
 from grader.exercises import resolve_exercise
 
 PROGRESS_OVER = 20
+WARNINGS_SHOWN = 20  # on the terminal; the CSV and HTML list every one
 
 
 def _progress(total: int):  # type: ignore[no-untyped-def]
@@ -30,6 +31,31 @@ def _progress(total: int):  # type: ignore[no-untyped-def]
     return bar, task
 
 
+def _report_problems(rows: list[Row], outputs: Outputs) -> None:
+    """Each error on stderr; warnings too, the first few with a count of the rest."""
+    warnings = []
+    for row in rows:
+        if row.error:
+            print(f"error: {shown(row.file)}: {shown(row.error)}", file=sys.stderr)
+        warnings += [f"{shown(row.file)}: {n}" for n in row.notes]
+        for result in row.results:
+            warnings += list(result.warnings)
+    for w in warnings[:WARNINGS_SHOWN]:
+        print(f"warning: {w}", file=sys.stderr)
+    if len(warnings) > WARNINGS_SHOWN:
+        where = "the CSV's warnings column and the HTML" if outputs.csv or outputs.html else ""
+        more = f"{len(warnings) - WARNINGS_SHOWN} more warnings"
+        print(f"warning: ... {more}" + (f" (all in {where})" if where else ""), file=sys.stderr)
+
+
+def _one_report(row: Row, written: Path) -> str:
+    """What ``--gradescope`` prints for its one report, instead of a class summary."""
+    if row.error:
+        return f"{shown(row.file)}: could not be graded; wrote {written}"
+    parts = ", ".join(f"{r.exercise} {r.score:g}/100 ({r.grade})" for r in row.results)
+    return f"{shown(row.file)}: {parts}; wrote {written}"
+
+
 def run_batch(
     paths: list[Path],
     exercise: str | None,
@@ -39,7 +65,11 @@ def run_batch(
     html_out: Path | None = None,
     gradescope_out: Path | None = None,
     workers: int | None = None,
+    time_limit: float | None = None,
 ) -> int:
+    """Grade ``paths``; 0 when every file was graded, 1 when some could not be.
+    ``time_limit`` bounds the seconds one report may take (default 10)."""
+    outputs = Outputs(csv_out, json_out, feedback_dir, html_out, gradescope_out)
     files = collect(paths)
     if not files:
         raise GraderError("no .md or .txt report found in " + ", ".join(map(str, paths)))
@@ -47,36 +77,22 @@ def run_batch(
         raise GraderError(f"--gradescope writes the results of one report; got {len(files)}")
     if exercise is not None:
         resolve_exercise(exercise)  # a bad --exercise is the user's mistake: say so once
+    check_outputs(outputs, paths, files)
     bar = _progress(len(files))
     rows: list[Row] = []
-    summary = summarise([])
     try:
         tick = (lambda n: bar[0].advance(bar[1], n)) if bar else None
-        for row in grade_all(files, exercise, workers, tick):
-            rows.append(row)
-            summary.add(row)  # while the workers grade, the parent counts
+        rows.extend(grade_all(files, exercise, workers, tick, time_limit))
     finally:
         if bar:
             bar[0].stop()
     rows = sort_rows(rows)
-    if csv_out:
-        write_csv(csv_out, rows)
-    if json_out:
-        write_json(json_out, rows, summary)
-    if feedback_dir:
-        write_feedback(feedback_dir, rows)
-    if html_out:
-        from grader.batch.html import render_html
-
-        write_text(html_out, render_html(rows, summary))
-    if gradescope_out:
-        from grader.gradescope import error_results, results_json
-
-        row = rows[0]
-        data = error_results(row.error) if row.error else results_json(row.results[0].data())
-        write_text(gradescope_out, json.dumps(data, indent=2) + "\n")
-    for row in rows:
-        if row.error:
-            print(f"error: {row.file}: {row.error}", file=sys.stderr)
-    print(render_summary(summary))
+    resolve_duplicates(rows)
+    summary = summarise(rows)
+    write_outputs(outputs, rows, summary)
+    _report_problems(rows, outputs)
+    if gradescope_out is not None:
+        print(_one_report(rows[0], gradescope_out))
+    else:
+        print(render_summary(summary))
     return 1 if summary.failed else 0

@@ -9,6 +9,7 @@ from pathlib import Path
 from grader.errors import GraderError, Location
 
 SUFFIXES = (".md", ".txt")
+FEEDBACK_MARK = ".grade-feedback"  # marks a folder of feedback a batch wrote: not reports
 
 
 def collect(paths: list[Path]) -> list[Path]:
@@ -30,9 +31,13 @@ def collect(paths: list[Path]) -> list[Path]:
 
 
 def _reports_below(root: str) -> Iterator[str]:
-    """Names ending in .md/.txt below ``root``, hidden files and folders left out; linked
-    folders are not followed (a link loop cannot hang the batch)."""
+    """Names ending in .md/.txt below ``root``, hidden files and folders left out, and
+    feedback folders a batch wrote; linked folders are not followed (a link loop cannot
+    hang the batch)."""
     for folder, dirs, files in os.walk(root):
+        if FEEDBACK_MARK in files:
+            dirs[:] = []
+            continue
         dirs[:] = [d for d in dirs if not d.startswith(".")]
         for name in (*files, *dirs):
             if not name.startswith(".") and name.lower().endswith(SUFFIXES):

@@ -1,17 +1,24 @@
-"""A batch's results as CSV, JSON and one markdown feedback file per student."""
+"""A batch's results as CSV, JSON and one markdown feedback file per student.
+
+Each writer writes into an ``OutputSet``, which renames the run's outputs together.
+"""
 
 from __future__ import annotations
 
 import csv
 import json
-import re
 from pathlib import Path
+from typing import Any
 
-from grader.atomic import atomic_open, write_text
-from grader.batch.run import Row
+from grader.atomic import OutputSet
+from grader.batch.collect import FEEDBACK_MARK
+from grader.batch.names import shown, unique_file_names
+from grader.batch.run import Graded, Row
+from grader.batch.students import display_names, student_key
 from grader.batch.summary import Summary
 
 BIG_BUFFER = 1 << 20  # a class's CSV and JSON are written in ten thousand pieces
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
 
 
 def criterion_ids(rows: list[Row]) -> list[str]:
@@ -27,69 +34,119 @@ def criterion_ids(rows: list[Row]) -> list[str]:
     return list(seen)
 
 
-def write_csv(path: Path, rows: list[Row]) -> None:
+def cell(text: str) -> str:
+    """A text cell a spreadsheet shows as text: escaped, and never read as a formula."""
+    text = shown(text)
+    return "'" + text if text.startswith(_FORMULA) else text
+
+
+def row_warnings(row: Row, result: Graded | None = None) -> list[str]:
+    """The batch's notes on a row and a part's warnings, without the file name they repeat."""
+    prefix = shown(row.file) + ": "
+    found = [*row.notes, *(result.warnings if result else ())]
+    return [w[len(prefix) :] if w.startswith(prefix) else w for w in found]
+
+
+def write_csv(outputs: OutputSet, path: Path, rows: list[Row], summary: Summary) -> None:
+    """One row per graded part (and per file that could not be graded): its points per
+    criterion, the student's total, whether it counts, the criteria flagged for review,
+    the warnings, the error."""
     ids = criterion_ids(rows)
-    with atomic_open(path, newline="", buffering=BIG_BUFFER) as handle:
+    blank = [""] * len(ids)
+    with outputs.open(path, newline="", buffering=BIG_BUFFER) as handle:
         out = csv.writer(handle)
-        out.writerow(["student", "file", "exercise", "score", "grade", *ids, "error"])
+        out.writerow(
+            ["student", "file", "exercise", "score", "grade", *ids]
+            + ["student_total", "counted", "review", "warnings", "error"]
+        )
         for row in rows:
+            who, file = cell(row.student), cell(row.file)
+            total = summary.totals.get(student_key(row.student))
+            shown_total = "" if total is None else f"{total:g}"
             if row.error:
-                out.writerow([row.student, row.file, "", "", "", *([""] * len(ids)), row.error])
+                notes = cell("; ".join(row_warnings(row)))
+                out.writerow(
+                    [who, file, "", "", "", *blank, shown_total, "", "", notes, cell(row.error)]
+                )
                 continue
             for result in row.results:
                 points = {cid: pts for cid, _, pts in result.criteria}
                 out.writerow(
                     [
-                        row.student,
-                        row.file,
+                        who,
+                        file,
                         result.exercise,
                         result.score,
                         result.grade,
                         *(f"{points[i]:g}" if i in points else "" for i in ids),
+                        shown_total,
+                        "yes" if row.counted(result) else "no",
+                        "; ".join(r[0] for r in result.review),
+                        cell("; ".join(row_warnings(row, result))),
                         "",
                     ]
                 )
 
 
-def write_json(path: Path, rows: list[Row], summary: Summary) -> None:
+def write_json(outputs: OutputSet, path: Path, rows: list[Row], summary: Summary) -> None:
     """``{"reports": [...], "summary": {...}}``: each graded part's JSON with its student and
     file first, and an error entry for a report that could not be graded.  Entries are
     written one by one as the workers encoded them, never held twice in memory."""
-    with atomic_open(path, "wb", buffering=BIG_BUFFER) as handle:
+    with outputs.open(path, "wb", buffering=BIG_BUFFER) as handle:
         handle.write(b'{"reports": [')
         sep = b""
         for row in rows:
             if row.error:
-                error = {"student": row.student, "file": row.file, "error": row.error}
+                error = {
+                    "student": shown(row.student),
+                    "file": shown(row.file),
+                    "error": shown(row.error),
+                    "notes": row.notes,
+                }
                 handle.write(sep + json.dumps(error).encode("ascii"))
                 sep = b", "
             for r in row.results:
                 handle.write(sep)
-                handle.write(r.entry)
+                if row.counted(r) and not row.notes:
+                    handle.write(r.entry)
+                else:
+                    data = r.data()
+                    data["counted"] = row.counted(r)
+                    if not row.counted(r):
+                        data["counted_instead"] = shown(row.superseded[r.exercise])
+                    data["notes"] = row.notes
+                    handle.write(json.dumps(data).encode("ascii"))
                 sep = b", "
         handle.write(b'], "summary": ')
         handle.write(json.dumps(summary.to_dict()).encode("ascii"))
         handle.write(b"}\n")
 
 
-_UNSAFE = re.compile(r"[^\w.@+-]+")
-
-
-def feedback_name(student: str) -> str:
-    return (_UNSAFE.sub("_", student).strip("._") or "student") + ".md"
+def _criterion_lines(c: dict[str, Any]) -> list[str]:
+    where = c["evidence"]
+    quote = f' (line {where["line"]}: "{shown(where["text"])}")' if where["line"] else ""
+    lines = [f"- **{c['id']}**: {c['feedback']}{quote}"]
+    detail = c.get("detail") or ""
+    if detail and (not where["line"] or detail != where["text"]):
+        lines.append(f"  - What the grader found: {shown(detail)}")
+    if c["hint"]:
+        lines.append(f"  - Hint: {c['hint']}")
+    return lines
 
 
 def render_feedback(student: str, rows: list[Row]) -> str:
-    lines = [f"# Feedback for {student}", ""]
+    lines = [f"# Feedback for {shown(student)}", ""]
     for row in rows:
+        name = shown(Path(row.file).name)
         if row.error:
-            lines += [f"`{Path(row.file).name}` could not be graded: {row.error}", ""]
-        for r in (g.data() for g in row.results):
-            lines += [
-                f"## {r['exercise']}: {r['score']:g}/100 ({r['grade']})",
-                f"Expected diagnosis: {r['bottleneck']['expected']}.",
-                "",
-            ]
+            lines += [f"`{name}` could not be graded: {shown(row.error)}", ""]
+        for graded in row.results:
+            r = graded.data()
+            lines.append(f"## {r['exercise']}: {r['score']:g}/100 ({r['grade']})")
+            if not row.counted(graded):
+                later = shown(Path(row.superseded[graded.exercise]).name)
+                lines.append(f"From `{name}`; not counted: `{later}`, submitted later, counts.")
+            lines += [f"Expected diagnosis: {r['bottleneck']['expected']}.", ""]
             passed = [c for c in r["criteria"] if c["passed"]]
             failed = [c for c in r["criteria"] if not c["passed"]]
             if passed:
@@ -99,23 +156,23 @@ def render_feedback(student: str, rows: list[Row]) -> str:
             if failed:
                 lines.append("What to work on:")
                 for c in failed:
-                    where = c["evidence"]
-                    quote = f' (line {where["line"]}: "{where["text"]}")' if where["line"] else ""
-                    lines.append(f"- **{c['id']}**: {c['feedback']}{quote}")
-                    lines.append(f"  - Hint: {c['hint']}")
+                    lines += _criterion_lines(c)
                 lines.append("")
     return "\n".join(lines).rstrip() + "\n"
 
 
-def write_feedback(directory: Path, rows: list[Row]) -> int:
+def write_feedback(outputs: OutputSet, directory: Path, rows: list[Row]) -> int:
+    """One file per student (named after them, safely, distinct whatever the case), and the
+    mark that keeps a later batch from grading the folder."""
     by_student: dict[str, list[Row]] = {}
     for row in rows:
-        by_student.setdefault(row.student, []).append(row)
-    used: set[str] = set()
-    for student, own in by_student.items():
-        name = feedback_name(student)
-        while name in used:  # two students whose names clean to the same file name
-            name = name[:-3] + "_.md"
-        used.add(name)
-        write_text(directory / name, render_feedback(student, own))
+        by_student.setdefault(student_key(row.student), []).append(row)
+    names = display_names(rows)
+    files = unique_file_names([names[key] for key in by_student], ".md")
+    for key, own in by_student.items():
+        outputs.write_text(directory / files[names[key]], render_feedback(names[key], own))
+    outputs.write_text(
+        directory / FEEDBACK_MARK,
+        "Feedback files written by 'grade batch'; a batch does not grade this folder.\n",
+    )
     return len(by_student)

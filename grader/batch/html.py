@@ -1,54 +1,80 @@
-"""A self-contained class report: inline SVG charts, no scripts, no network."""
+"""A self-contained class report: inline SVG charts, no scripts, no network.
+
+Its title names the exercises and the date (``SOURCE_DATE_EPOCH`` fixes the date for
+reproducible files).  Each exercise has its own figures and charts; then come the verdicts
+flagged for review, the warnings, every graded part, and each student's total.
+"""
 
 from __future__ import annotations
 
+import datetime as dt
+import os
 from html import escape
 
+from grader.batch.exports import row_warnings
+from grader.batch.names import shown
 from grader.batch.run import Row
-from grader.batch.summary import BINS, LETTER_ORDER, Summary
+from grader.batch.students import display_names, student_key
+from grader.batch.summary import BIN_LABELS, LETTER_ORDER, ExerciseSummary, Summary
 
 STYLE = """
 body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:960px;color:#1d2433}
-h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:2rem}
+h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2.2rem}h3{font-size:1.05rem}
 table{border-collapse:collapse;width:100%}td,th{padding:.3rem .5rem;border-bottom:1px solid #dde}
-th{text-align:left}td.num{text-align:right}.err{color:#a4262c}
+th{text-align:left}td.num{text-align:right}.err{color:#a4262c}.muted{color:#667}
 blockquote{margin:.2rem 0;color:#555;font-style:italic}.stats span{margin-right:1.5rem}
 """
 
 
-def _histogram(summary: Summary) -> str:
-    counts = summary.histogram()
+def _t(text: str) -> str:
+    """Text from a report or a file name, escaped for HTML and shown faithfully."""
+    return escape(shown(text))
+
+
+def run_date() -> str:
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+    if epoch.isdigit():
+        return dt.datetime.fromtimestamp(int(epoch), dt.UTC).date().isoformat()
+    return dt.date.today().isoformat()
+
+
+def _histogram(e: ExerciseSummary) -> str:
+    counts = e.histogram()
     top = max(counts) or 1
-    bar_w, height = 56, 160
+    left, bar_w, height = 50, 56, 160
+    width = left + bar_w * len(BIN_LABELS) + 10
     parts = [
-        f'<svg role="img" aria-label="score histogram" width="{bar_w * len(BINS) + 20}" '
-        f'height="{height + 50}" xmlns="http://www.w3.org/2000/svg">'
+        f'<svg role="img" aria-label="score histogram of {escape(e.exercise)}" width="{width}" '
+        f'height="{height + 74}" xmlns="http://www.w3.org/2000/svg">',
+        f'<line x1="{left - 4}" y1="20" x2="{left - 4}" y2="{height + 20}" stroke="#889"/>',
+        f'<text x="14" y="{height / 2 + 20}" font-size="12" text-anchor="middle" '
+        f'transform="rotate(-90 14 {height / 2 + 20})">parts</text>',
+        f'<text x="{left + bar_w * len(BIN_LABELS) / 2}" y="{height + 66}" font-size="12" '
+        f'text-anchor="middle">score (out of 100)</text>',
     ]
-    for i, (b, n) in enumerate(zip(BINS, counts, strict=True)):
+    for i, (label, n) in enumerate(zip(BIN_LABELS, counts, strict=True)):
         h = round(height * n / top)
-        x = 10 + i * bar_w
+        x = left + i * bar_w
+        mid = x + (bar_w - 8) / 2
         parts.append(
             f'<rect x="{x}" y="{height - h + 20}" width="{bar_w - 8}" height="{h}" '
-            f'fill="#3b6fd4"><title>{b}-{b + 9 if b < 90 else 100}: {n}</title></rect>'
-        )
-        parts.append(
-            f'<text x="{x + (bar_w - 8) / 2}" y="{height + 36}" font-size="11" '
-            f'text-anchor="middle">{b}</text>'
-        )
-        parts.append(
-            f'<text x="{x + (bar_w - 8) / 2}" y="{height - h + 16}" font-size="11" '
-            f'text-anchor="middle">{n}</text>'
+            f'fill="#3b6fd4"><title>{label}: {n}</title></rect>'
+            f'<text x="{mid}" y="{height + 36}" font-size="11" text-anchor="middle">{label}</text>'
+            f'<text x="{mid}" y="{height - h + 16}" font-size="11" text-anchor="middle">{n}</text>'
         )
     parts.append("</svg>")
     return "".join(parts)
 
 
-def _pass_rates(summary: Summary) -> str:
-    rows = list(summary.criteria.values())
+def _pass_rates(e: ExerciseSummary) -> str:
+    rows = list(e.criteria.values())
     row_h, label_w, bar_w = 24, 300, 420
+    height = row_h * len(rows) + 40
     parts = [
-        f'<svg role="img" aria-label="pass rate per criterion" width="{label_w + bar_w + 70}" '
-        f'height="{row_h * len(rows) + 10}" xmlns="http://www.w3.org/2000/svg">'
+        f'<svg role="img" aria-label="pass rate per criterion of {escape(e.exercise)}" '
+        f'width="{label_w + bar_w + 70}" height="{height}" xmlns="http://www.w3.org/2000/svg">',
+        f'<text x="{label_w + bar_w / 2}" y="{height - 6}" font-size="12" text-anchor="middle">'
+        f"pass rate (share of {e.parts} parts that pass)</text>",
     ]
     for i, c in enumerate(rows):
         y = 5 + i * row_h
@@ -56,56 +82,131 @@ def _pass_rates(summary: Summary) -> str:
         parts.append(
             f'<text x="{label_w - 8}" y="{y + 15}" font-size="12" text-anchor="end">'
             f"{escape(c.id)}</text>"
-        )
-        parts.append(
             f'<rect x="{label_w}" y="{y + 3}" width="{bar_w}" height="16" fill="#e8ecf5"/>'
-        )
-        parts.append(
             f'<rect x="{label_w}" y="{y + 3}" width="{w}" height="16" fill="#2e8b57">'
             f"<title>{c.passed}/{c.total}</title></rect>"
-        )
-        parts.append(
             f'<text x="{label_w + bar_w + 6}" y="{y + 15}" font-size="12">{c.rate:.0%}</text>'
         )
     parts.append("</svg>")
     return "".join(parts)
 
 
-def render_html(rows: list[Row], summary: Summary, title: str = "Class report") -> str:
-    letters = " ".join(f"{k}: {summary.letters.get(k, 0)}" for k in LETTER_ORDER)
+def _exercise_section(e: ExerciseSummary) -> str:
+    letters = " ".join(f"{k}: {e.letters.get(k, 0)}" for k in LETTER_ORDER)
     missed = "".join(
         f"<tr><td>{escape(c.id)}</td><td class=num>{c.rate:.0%}</td>"
-        f"<td><blockquote>{escape(c.typical_failure())}</blockquote></td></tr>"
-        for c in summary.most_missed()
+        f"<td><blockquote>{_t(c.typical_failure())}</blockquote></td></tr>"
+        for c in e.most_missed()
     )
-    students = []
+    return f"""<h2>{escape(e.exercise)}: {e.parts} part{"s" if e.parts != 1 else ""}</h2>
+<p class=stats><span>mean {e.mean:g}</span><span>median {e.median:g}</span>
+<span>{letters}</span></p>
+<h3>Score distribution</h3>
+{_histogram(e)}
+<h3>Pass rate per criterion</h3>
+{_pass_rates(e)}
+<h3>Most missed criteria</h3>
+<table><tr><th>criterion</th><th>pass rate</th><th>a typical failing line</th></tr>{missed}</table>
+"""
+
+
+def _review_queue(rows: list[Row]) -> str:
+    items = []
     for row in rows:
+        for r in row.results:
+            for cid, passed, line, text in r.review:
+                where = f"line {line}" if line is not None else ""
+                items.append(
+                    f"<tr><td>{_t(row.student)}</td><td>{_t(row.file)}</td>"
+                    f"<td>{escape(r.exercise)}</td><td>{escape(cid)}</td><td>{where}</td>"
+                    f"<td><blockquote>{_t(text)}</blockquote></td>"
+                    f"<td>{'passed' if passed else 'failed'}</td></tr>"
+                )
+    if not items:
+        return "<p class=muted>No verdict was flagged for review.</p>"
+    return (
+        "<p>The grader gave these verdicts on partial or mixed evidence: "
+        "a person should read the line and confirm or change the verdict.</p>"
+        "<table><tr><th>student</th><th>file</th><th>exercise</th><th>criterion</th>"
+        "<th>line</th><th>deciding line</th><th>verdict</th></tr>" + "".join(items) + "</table>"
+    )
+
+
+def _warnings(rows: list[Row]) -> str:
+    items = []
+    for row in rows:
+        found = [*row_warnings(row), *(w for r in row.results for w in row_warnings(row, r))]
+        items += [
+            f"<tr><td>{_t(row.student)}</td><td>{_t(row.file)}</td><td>{_t(w)}</td></tr>"
+            for w in dict.fromkeys(found)
+        ]
+    if not items:
+        return "<p class=muted>No warnings.</p>"
+    return (
+        "<table><tr><th>student</th><th>file</th><th>warning</th></tr>"
+        + "".join(items)
+        + "</table>"
+    )
+
+
+def _parts_table(rows: list[Row]) -> str:
+    out = []
+    for row in rows:
+        who = f"<td>{_t(row.student)}</td><td>{_t(row.file)}</td>"
         if row.error:
-            students.append(
-                f"<tr><td>{escape(row.student)}</td><td>{escape(row.file)}</td>"
-                f"<td></td><td></td><td></td><td class=err>{escape(row.error)}</td></tr>"
+            out.append(
+                f"<tr>{who}<td></td><td></td><td></td><td></td>"
+                f"<td class=err>{_t(row.error)}</td></tr>"
             )
         for r in row.results:
-            students.append(
-                f"<tr><td>{escape(row.student)}</td><td>{escape(row.file)}</td>"
-                f"<td>{escape(r.exercise)}</td><td class=num>{r.score:g}</td>"
-                f"<td>{r.grade}</td><td></td></tr>"
+            counted = "yes" if row.counted(r) else "no (a later file counts)"
+            out.append(
+                f"<tr>{who}<td>{escape(r.exercise)}</td><td class=num>{r.score:g}</td>"
+                f"<td>{r.grade}</td><td>{counted}</td><td></td></tr>"
             )
+    return (
+        "<table><tr><th>student</th><th>file</th><th>exercise</th><th>score</th><th>grade</th>"
+        "<th>counted</th><th>error</th></tr>\n" + "\n".join(out) + "</table>"
+    )
+
+
+def _totals_table(rows: list[Row], summary: Summary) -> str:
+    parts: dict[str, list[str]] = {}
+    for row in rows:
+        own = parts.setdefault(student_key(row.student), [])
+        own += [r.exercise for r in row.results if row.counted(r)]
+    names = display_names(rows)
+    body = "".join(
+        f"<tr><td>{_t(names[key])}</td><td>{escape(', '.join(sorted(own)))}</td>"
+        f"<td class=num>{summary.totals[key]:g}</td></tr>"
+        for key, own in parts.items()
+        if key in summary.totals
+    )
+    return (
+        "<table><tr><th>student</th><th>parts counted</th><th>total</th></tr>" + body + "</table>"
+    )
+
+
+def render_html(rows: list[Row], summary: Summary) -> str:
+    exercises = ", ".join(summary.exercises) or "no part graded"
+    title = f"Class report: {exercises}, {run_date()}"
+    sections = "".join(_exercise_section(e) for e in summary.exercises.values())
+    flagged = summary.flagged
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>
 <style>{STYLE}</style></head><body>
 <h1>{escape(title)}</h1>
-<p class=stats><span>{summary.graded} of {summary.reports} reports graded</span>
-<span>{summary.failed} could not be graded</span><span>mean {summary.mean:g}</span>
-<span>median {summary.median:g}</span><span>{letters}</span></p>
-<h2>Score distribution</h2>
-{_histogram(summary)}
-<h2>Pass rate per criterion</h2>
-{_pass_rates(summary)}
-<h2>Most missed criteria</h2>
-<table><tr><th>criterion</th><th>pass rate</th><th>a typical failing line</th></tr>{missed}</table>
-<h2>Students</h2>
-<table><tr><th>student</th><th>file</th><th>exercise</th><th>score</th><th>grade</th><th>error</th></tr>
-{"".join(students)}</table>
+<p class=stats><span>{summary.files} files: {summary.graded} graded, {summary.failed} could not
+be graded</span><span>{summary.parts} parts counted</span>
+<span>{summary.not_counted} not counted (a later submission replaces it)</span></p>
+{sections}
+<h2>Flagged for review ({flagged})</h2>
+{_review_queue(rows)}
+<h2>Warnings ({summary.warned} parts, and notes on files)</h2>
+{_warnings(rows)}
+<h2>Graded parts</h2>
+{_parts_table(rows)}
+<h2>Student totals</h2>
+{_totals_table(rows, summary)}
 </body></html>
 """

@@ -34,10 +34,23 @@ class Graded:
     criteria: tuple[tuple[str, bool, float], ...]  # id, passed, points
     failing: tuple[tuple[str, int | None, str], ...]  # id, line, evidence text
     entry: bytes  # ASCII JSON
+    warnings: tuple[str, ...] = ()
+    review: tuple[tuple[str, bool, int | None, str], ...] = ()  # id, passed, line, text
 
     @classmethod
     def of(cls, result: dict[str, Any], student: str, file: str) -> Graded:
+        from grader.batch.names import shown
+
         crits = result["criteria"]
+        warnings = [shown(w) for w in result.get("warnings", ())]
+        entry = {
+            "student": shown(student),
+            "file": shown(file),
+            "counted": True,
+            **result,
+            "submission": shown(result["submission"]),
+            "warnings": warnings,
+        }
         return cls(
             exercise=result["exercise"],
             score=result["score"],
@@ -48,7 +61,13 @@ class Graded:
                 for c in crits
                 if not c["passed"]
             ),
-            entry=json.dumps({"student": student, "file": file, **result}).encode("ascii"),
+            entry=json.dumps(entry).encode("ascii"),
+            warnings=tuple(warnings),
+            review=tuple(
+                (c["id"], c["passed"], c["evidence"]["line"], c["evidence"]["text"])
+                for c in crits
+                if c.get("review")
+            ),
         )
 
     def data(self) -> dict[str, Any]:
@@ -58,16 +77,25 @@ class Graded:
 
 @dataclass
 class Row:
-    """One report of the batch: who, which file, its graded parts, or why it failed."""
+    """One report of the batch: who, which file, its graded parts, or why it failed.
+
+    ``superseded`` maps an exercise to the student's other file that counts for it instead
+    (a second submission); ``notes`` are what the batch has to say about the row.
+    """
 
     file: str
     student: str
     results: list[Graded] = field(default_factory=list)
     error: str = ""
+    notes: list[str] = field(default_factory=list)
+    superseded: dict[str, str] = field(default_factory=dict)
+
+    def counted(self, result: Graded) -> bool:
+        return result.exercise not in self.superseded
 
     @property
     def total(self) -> float:
-        return round(sum(r.score for r in self.results), 1)
+        return round(sum(r.score for r in self.results if self.counted(r)), 1)
 
 
 @cache
@@ -142,7 +170,3 @@ def grade_all(
         while next_index in waiting:
             yield waiting.pop(next_index)
             next_index += 1
-
-
-def sort_rows(rows: list[Row]) -> list[Row]:
-    return sorted(rows, key=lambda r: (r.student, r.file))

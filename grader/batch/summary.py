@@ -1,4 +1,9 @@
-"""Where the class stands: counts, scores, letters, and each criterion's pass rate."""
+"""Where the class stands: files, parts, and per exercise its scores, letters and each
+criterion's pass rate; per student the total of the parts that count.
+
+Files and parts are kept apart (a file may hold three parts), and so are exercises: a
+criterion's pass rate is over the parts of one exercise, never mixed across exercises.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +12,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from grader.batch.names import shown
 from grader.batch.run import Row
+from grader.batch.students import display_names, student_key
 
 LETTER_ORDER = ("A", "B", "C", "D", "F")
 BINS = tuple(range(0, 100, 10))  # 0-9, 10-19, ..., 90-100
+BIN_LABELS = tuple(f"{b}-{b + 9 if b < 90 else 100}" for b in BINS)
 
 
 @dataclass
@@ -33,14 +41,17 @@ class CriterionStat:
 
 
 @dataclass
-class Summary:
-    reports: int
-    graded: int
-    failed: int
-    scores: list[float]
-    letters: Counter[str]
-    criteria: dict[str, CriterionStat]
-    students: dict[str, float]
+class ExerciseSummary:
+    """The counted parts graded as one exercise."""
+
+    exercise: str
+    scores: list[float] = field(default_factory=list)
+    letters: Counter[str] = field(default_factory=Counter)
+    criteria: dict[str, CriterionStat] = field(default_factory=dict)
+
+    @property
+    def parts(self) -> int:
+        return len(self.scores)
 
     @property
     def mean(self) -> float:
@@ -56,77 +67,135 @@ class Summary:
             counts[min(int(s // 10), len(BINS) - 1)] += 1
         return counts
 
-    def add(self, row: Row) -> None:
-        """Count one report in (rows may come in any order: the figures do not depend on it)."""
-        from grader.rubric import criterion_titles
-
-        self.reports += 1
-        if row.error:
-            self.failed += 1
-            return
-        self.graded += 1
-        self.students[row.student] = round(self.students.get(row.student, 0.0) + row.total, 1)
-        titles = criterion_titles()
-        for result in row.results:
-            self.scores.append(result.score)
-            self.letters[result.grade] += 1
-            for cid, passed, _ in result.criteria:
-                stat = self.criteria.get(cid)
-                if stat is None:
-                    stat = self.criteria[cid] = CriterionStat(cid, titles.get(cid, cid))
-                stat.total += 1
-                stat.passed += passed
-            for cid, line, text in result.failing:
-                self.criteria[cid].failing[(line, text)] += 1
-
     def most_missed(self, n: int = 5) -> list[CriterionStat]:
         missed = [c for c in self.criteria.values() if c.total and c.passed < c.total]
         return sorted(missed, key=lambda c: (c.rate, c.id))[:n]
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "reports": self.reports,
-            "graded": self.graded,
-            "failed": self.failed,
+            "parts": self.parts,
             "mean": self.mean,
             "median": self.median,
             "letters": {k: self.letters.get(k, 0) for k in LETTER_ORDER},
-            "histogram": dict(
-                zip(
-                    [f"{b}-{b + 9 if b < 90 else 100}" for b in BINS], self.histogram(), strict=True
-                )
-            ),
+            "histogram": dict(zip(BIN_LABELS, self.histogram(), strict=True)),
             "criteria": {
                 c.id: {"passed": c.passed, "total": c.total, "rate": round(c.rate, 4)}
                 for c in self.criteria.values()
             },
+        }
+
+
+@dataclass
+class Summary:
+    files: int = 0
+    graded: int = 0
+    failed: int = 0
+    not_counted: int = 0  # parts a later submission of the same student replaced
+    warned: int = 0  # parts with a warning
+    flagged: int = 0  # verdicts flagged for instructor review
+    exercises: dict[str, ExerciseSummary] = field(default_factory=dict)
+    totals: dict[str, float] = field(default_factory=dict)  # student key -> total
+    students: dict[str, float] = field(default_factory=dict)  # shown name -> total
+
+    @property
+    def parts(self) -> int:
+        return sum(e.parts for e in self.exercises.values())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "files": self.files,
+            "graded": self.graded,
+            "failed": self.failed,
+            "parts": self.parts,
+            "not_counted": self.not_counted,
+            "warned": self.warned,
+            "flagged_for_review": self.flagged,
+            "exercises": {k: e.to_dict() for k, e in self.exercises.items()},
             "students": dict(sorted(self.students.items())),
         }
 
 
 def summarise(rows: list[Row]) -> Summary:
-    summary = Summary(0, 0, 0, [], Counter(), {}, {})
+    """The figures of ``rows`` (whose duplicates are already resolved), in any order."""
+    from grader.rubric import criterion_titles
+
+    titles = criterion_titles()
+    s = Summary()
+    names = display_names(rows)
+    totals: dict[str, float] = {}
+    by_exercise: dict[str, ExerciseSummary] = {}
     for row in rows:
-        summary.add(row)
-    return summary
+        s.files += 1
+        if row.error:
+            s.failed += 1
+            continue
+        s.graded += 1
+        key = student_key(row.student)
+        totals[key] = totals.get(key, 0.0) + row.total
+        for result in row.results:
+            s.warned += bool(result.warnings)
+            s.flagged += len(result.review)
+            if not row.counted(result):
+                s.not_counted += 1
+                continue
+            ex = by_exercise.get(result.exercise)
+            if ex is None:
+                ex = by_exercise[result.exercise] = ExerciseSummary(result.exercise)
+            ex.scores.append(result.score)
+            ex.letters[result.grade] += 1
+            stats = ex.criteria
+            for cid, passed, _ in result.criteria:
+                stat = stats.get(cid)
+                if stat is None:
+                    stat = stats[cid] = CriterionStat(cid, titles.get(cid, cid))
+                stat.total += 1
+                stat.passed += passed
+            for cid, line, text in result.failing:
+                stats[cid].failing[(line, text)] += 1
+    s.exercises = dict(sorted(by_exercise.items()))
+    s.totals = {k: round(v, 1) for k, v in totals.items()}
+    s.students = {shown(names[k]): v for k, v in s.totals.items()}
+    return s
+
+
+def _exercise_lines(e: ExerciseSummary) -> list[str]:
+    lines = [
+        f"{e.exercise}: {e.parts} part{'s' if e.parts != 1 else ''}, score mean {e.mean:g}, "
+        f"median {e.median:g}   letters: "
+        + "  ".join(f"{k} {e.letters.get(k, 0)}" for k in LETTER_ORDER),
+        "  pass rate per criterion:",
+    ]
+    width = max((len(c) for c in e.criteria), default=10)
+    for c in e.criteria.values():
+        bar = "#" * round(20 * c.rate)
+        lines.append(f"    {c.id:<{width}}  {c.rate:6.1%}  {bar}")
+    lines.append("  scores:")
+    hist = e.histogram()
+    top = max(hist) or 1
+    for label, n in zip(BIN_LABELS, hist, strict=True):
+        lines.append(f"    {label:>6} {'#' * round(30 * n / top):<30} {n}")
+    return lines
+
+
+def headline(s: Summary) -> str:
+    per = ", ".join(f"{k} {e.parts}" for k, e in s.exercises.items())
+    out = (
+        f"{s.files} file{'s' if s.files != 1 else ''}: {s.graded} graded, "
+        f"{s.failed} could not be graded; {s.parts} part{'s' if s.parts != 1 else ''} "
+        f"counted" + (f" ({per})" if per else "")
+    )
+    extra = []
+    if s.not_counted:
+        extra.append(f"{s.not_counted} not counted (a later submission replaces it)")
+    if s.warned:
+        extra.append(f"{s.warned} with warnings")
+    if s.flagged:
+        extra.append(f"{s.flagged} verdicts flagged for instructor review")
+    return out + ("\n" + "; ".join(extra) if extra else "")
 
 
 def render_summary(s: Summary) -> str:
-    lines = [
-        f"{s.graded} of {s.reports} reports graded, {s.failed} could not be graded",
-        f"score: mean {s.mean:g}, median {s.median:g}   letters: "
-        + "  ".join(f"{k} {s.letters.get(k, 0)}" for k in LETTER_ORDER),
-        "",
-        "pass rate per criterion:",
-    ]
-    width = max((len(c) for c in s.criteria), default=10)
-    for c in s.criteria.values():
-        bar = "#" * round(20 * c.rate)
-        lines.append(f"  {c.id:<{width}}  {c.rate:6.1%}  {bar}")
-    lines += ["", "scores:"]
-    hist = s.histogram()
-    top = max(hist) or 1
-    for b, n in zip(BINS, hist, strict=True):
-        label = f"{b:>3}-{b + 9 if b < 90 else 100:<3}"
-        lines.append(f"  {label} {'#' * round(30 * n / top):<30} {n}")
+    lines = [headline(s)]
+    for e in s.exercises.values():
+        lines += ["", *_exercise_lines(e)]
     return "\n".join(lines)
