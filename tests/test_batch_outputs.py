@@ -308,3 +308,59 @@ def test_a_run_killed_while_writing_leaves_the_old_set_and_no_temporaries(tmp_pa
     assert batch(str(folder), "-e", "partA", "--csv", *args[1:2], "--json", args[2]).exit_code == 0
     assert sorted(p.name for p in out.iterdir()) == ["c.csv", "c.json"]
     assert json.loads((out / "c.json").read_text())["summary"]["graded"] == 1
+
+
+# --- the review flag ------------------------------------------------------------------
+
+
+def _flagged_rows() -> list:
+    """Rows of two graded reports whose review flags are set here, not by the checks."""
+    from grader.batch.run import Graded, Row
+    from grader.grading import grade_file
+
+    rows = []
+    for name, flag in (("s-a05.md", {"not-yet-with-reason", "five-fields"}), ("s-a01.md", set())):
+        result = grade_file(SUBMISSIONS / name, "partA")[0].to_dict()
+        for c in result["criteria"]:
+            c["review"] = c["id"] in flag
+        student = Path(name).stem
+        rows.append(Row(str(SUBMISSIONS / name), student, [Graded.of(result, student, name)]))
+    return rows
+
+
+def test_flagged_verdicts_are_a_csv_column_and_an_html_review_queue(tmp_path: Path):
+    from grader.atomic import OutputSet
+    from grader.batch.exports import write_csv
+    from grader.batch.html import render_html
+    from grader.batch.summary import render_summary, summarise
+
+    rows = _flagged_rows()
+    summary = summarise(rows)
+    with OutputSet() as out:
+        write_csv(out, tmp_path / "c.csv", rows, summary)
+    review = {r["student"]: r["review"] for r in rows_of(tmp_path / "c.csv")}
+    assert review == {"s-a05": "five-fields; not-yet-with-reason", "s-a01": ""}
+    html = render_html(rows, summary)
+    queue = html.split("<h2>Flagged for review (2)</h2>")[1].split("<h2>")[0]
+    assert queue.count("<tr><td>s-a05</td>") == 2 and "s-a01" not in queue
+    assert (
+        "<td>not-yet-with-reason</td><td>line 10</td>"
+        "<td><blockquote>Not yet: slice.</blockquote></td><td>failed</td>" in queue
+    )
+    assert "<td>five-fields</td>" in queue and "<td>passed</td>" in queue
+    assert "2 verdicts flagged for instructor review" in render_summary(summary)
+
+
+def test_gradescope_says_flagged_for_instructor_review(tmp_path: Path):
+    from grader.gradescope import batch_results
+
+    data = batch_results(_flagged_rows()[0])
+    flagged = [
+        t["name"].split(":")[0]
+        for t in data["tests"]
+        if "flagged for instructor review" in t["output"].lower()
+    ]
+    assert flagged == ["five-fields", "not-yet-with-reason"]
+    assert "2 verdicts are flagged for instructor review." in data["output"]
+    unflagged = batch_results(_flagged_rows()[1])
+    assert not any("review" in t["output"] for t in unflagged["tests"])

@@ -78,3 +78,23 @@ def test_atomic_open_still_replaces_on_success(tmp_path: Path):
     with atomic_open(tmp_path / "x.txt") as handle:
         handle.write("hello")
     assert (tmp_path / "x.txt").read_text() == "hello"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="flock")
+def test_a_commit_waits_for_another_run_holding_the_folder(tmp_path: Path):
+    import fcntl
+    import threading
+
+    out = tmp_path / "out.csv"
+    out.write_text("theirs")
+    held = os.open(tmp_path, os.O_RDONLY)
+    fcntl.flock(held, fcntl.LOCK_EX)
+    outputs = OutputSet()
+    outputs.write_text(out, "ours")
+    worker = threading.Thread(target=outputs.commit)
+    worker.start()
+    worker.join(0.3)
+    assert worker.is_alive() and out.read_text() == "theirs"
+    os.close(held)
+    worker.join(5)
+    assert out.read_text() == "ours"
