@@ -101,26 +101,23 @@ def error_results(message: str) -> dict[str, Any]:
     }
 
 
-def _pick_report(submission: Path) -> Path | None:
-    candidates = sorted(
-        p for p in submission.rglob("*") if p.is_file() and p.suffix.lower() in (".md", ".txt")
-    )
-    return candidates[0] if candidates else None
+def run(
+    submission: Path, exercise: str, out: Path, time_limit: float | None = None
+) -> dict[str, Any]:
+    """Grade the report found in ``submission`` and write ``out``; never raises.  The
+    report is graded in a worker process that gets ``time_limit`` seconds (default 10)."""
+    from grader.batch.run import grade_all
+    from grader.pick_report import pick_report
 
-
-def run(submission: Path, exercise: str, out: Path) -> dict[str, Any]:
-    """Grade the report found in ``submission`` and write ``out``; never raises."""
-    from grader.batch.run import grade_path
-
-    report = _pick_report(submission)
-    if report is None:
-        data = error_results(f"no .md or .txt file was found in the submission ({submission})")
+    choice = pick_report(submission)
+    if choice.report is None:
+        data = error_results("no .md or .txt file was found in the submission")
     else:
-        row = grade_path(report, exercise)
+        row = next(grade_all([choice.report], exercise, 1, None, time_limit))
         if row.error:
-            data = error_results(f"{report.name}: {row.error}")
+            data = error_results(f"{choice.shown}: {row.error}")
         elif not row.results:
-            data = error_results(f"{report.name}: nothing to grade")
+            data = error_results(f"{choice.shown}: nothing to grade")
         else:
             result = row.results[0].data()
             data = results_json(result)
@@ -131,6 +128,9 @@ def run(submission: Path, exercise: str, out: Path) -> dict[str, Any]:
                     "No field of the five-line report (Workload, Hardware, Top CUDA time, "
                     "Top CPU / orchestration cost, Next experiment) was found.\n" + data["output"]
                 )
+    described = choice.describe()
+    if described:
+        data["output"] = described + "\n" + data["output"]
     write_text(out, json.dumps(data, indent=2) + "\n")
     return data
 

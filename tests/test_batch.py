@@ -257,7 +257,7 @@ def test_autograder_answers_a_report_without_fields(tmp_path: Path):
     (root / "submission" / "notes.txt").write_text("I ran out of time.\n")
     data = _run_autograder(root)
     assert data["score"] == 10
-    assert data["output"].startswith("No field of the five-line report")
+    assert data["output"].startswith("Graded notes.txt.\nNo field of the five-line report")
     empty = _unpack_autograder(tmp_path / "second", "partA")
     data = _run_autograder(empty)
     assert data["score"] == 0 and "no .md or .txt file" in data["output"]
