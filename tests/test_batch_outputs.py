@@ -364,3 +364,36 @@ def test_gradescope_says_flagged_for_instructor_review(tmp_path: Path):
     assert "2 verdicts are flagged for instructor review." in data["output"]
     unflagged = batch_results(_flagged_rows()[1])
     assert not any("review" in t["output"] for t in unflagged["tests"])
+
+
+def test_a_terminated_run_removes_its_temporaries_and_keeps_the_old_outputs(tmp_path: Path):
+    import signal
+    import time
+
+    folder = tmp_path / "class"
+    report(folder, "a.md")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "c.csv").write_text("old csv\n")
+    script = (
+        "import sys, time\n"
+        "from pathlib import Path\n"
+        "import grader.batch.exports as e\n"
+        "e.write_json = lambda *a, **k: time.sleep(60)\n"
+        "from grader.batch.cli_run import run_batch\n"
+        "run_batch([Path(sys.argv[1])], 'partA', Path(sys.argv[2]), Path(sys.argv[3]))\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script, str(folder), str(out / "c.csv"), str(out / "c.json")]
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not any(p.name.endswith(".tmp") for p in out.iterdir()):
+            assert time.monotonic() < deadline and proc.poll() is None
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=10) == 128 + signal.SIGTERM
+    finally:
+        proc.kill()
+    assert sorted(p.name for p in out.iterdir()) == ["c.csv"]
+    assert (out / "c.csv").read_text() == "old csv\n"

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
+from types import FrameType
 
 from grader.batch.collect import collect
 from grader.batch.names import shown
@@ -56,6 +61,24 @@ def _one_report(row: Row, written: Path) -> str:
     return f"{shown(row.file)}: {parts}; wrote {written}"
 
 
+@contextlib.contextmanager
+def _stop_cleanly_on_sigterm() -> Iterator[None]:
+    """``kill PID`` ends the batch as Ctrl-C does: workers stopped, temporaries removed,
+    the outputs on disk left as they were."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def run_batch(
     paths: list[Path],
     exercise: str | None,
@@ -69,6 +92,31 @@ def run_batch(
 ) -> int:
     """Grade ``paths``; 0 when every file was graded, 1 when some could not be.
     ``time_limit`` bounds the seconds one report may take (default 10)."""
+    with _stop_cleanly_on_sigterm():
+        return _run(
+            paths,
+            exercise,
+            csv_out,
+            json_out,
+            feedback_dir,
+            html_out,
+            gradescope_out,
+            workers,
+            time_limit,
+        )
+
+
+def _run(
+    paths: list[Path],
+    exercise: str | None,
+    csv_out: Path | None,
+    json_out: Path | None,
+    feedback_dir: Path | None,
+    html_out: Path | None,
+    gradescope_out: Path | None,
+    workers: int | None,
+    time_limit: float | None,
+) -> int:
     outputs = Outputs(csv_out, json_out, feedback_dir, html_out, gradescope_out)
     files = collect(paths)
     if not files:

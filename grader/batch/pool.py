@@ -53,6 +53,7 @@ def _work(
     from grader.batch import run
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's clean stop
     _die_with_parent(parent)
     for other in others:  # the parent's ends of other workers' pipes, inherited by fork
         other.close()
