@@ -133,6 +133,7 @@ def _review_queue(rows: list[Row]) -> str:
 
 
 def _warnings(rows: list[Row]) -> str:
+    """The warnings of every part and the batch's notes on files, as a counted section."""
     items = []
     for row in rows:
         found = [*row_warnings(row), *(w for r in row.results for w in row_warnings(row, r))]
@@ -141,8 +142,9 @@ def _warnings(rows: list[Row]) -> str:
             for w in dict.fromkeys(found)
         ]
     if not items:
-        return "<p class=muted>No warnings.</p>"
+        return "<h2>Warnings (0)</h2>\n<p class=muted>No warnings.</p>"
     return (
+        f"<h2>Warnings ({len(items)})</h2>\n"
         "<table><tr><th>student</th><th>file</th><th>warning</th></tr>"
         + "".join(items)
         + "</table>"
@@ -202,7 +204,6 @@ be graded</span><span>{summary.parts} parts counted</span>
 {sections}
 <h2>Flagged for review ({flagged})</h2>
 {_review_queue(rows)}
-<h2>Warnings ({summary.warned} parts, and notes on files)</h2>
 {_warnings(rows)}
 <h2>Graded parts</h2>
 {_parts_table(rows)}
