@@ -116,3 +116,32 @@ list(run.grade_all([Path(f"{{i}}.md") for i in range(30)], "partA", workers=2))
         for pid in [int(p.name) for p in pids.iterdir()]:
             if not _gone(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_a_worker_that_dies_before_its_first_file_blames_no_file(monkeypatch, tmp_path: Path):
+    from grader.batch import pool
+
+    real = pool._work
+    deaths = tmp_path / "deaths"
+    deaths.mkdir()
+
+    def work(*args):
+        if len(list(deaths.iterdir())) < 2:  # the first two workers die on arrival
+            (deaths / str(os.getpid())).touch()
+            os._exit(1)
+        real(*args)
+
+    monkeypatch.setattr(pool, "_work", work)
+    paths = _class(tmp_path / "class", [f"r{i}.md" for i in range(10)])
+    rows = list(grade_all(paths, "partA", workers=1))
+    assert len(list(deaths.iterdir())) == 2 and [r.error for r in rows] == [""] * 10
+
+
+def test_workers_that_always_die_at_once_end_the_batch_with_a_message(monkeypatch, tmp_path):
+    from grader.batch import pool
+    from grader.errors import GraderError
+
+    monkeypatch.setattr(pool, "_work", lambda *args: os._exit(1))
+    paths = _class(tmp_path / "class", ["a.md"])
+    with pytest.raises(GraderError, match="keep ending before they grade anything"):
+        list(grade_all(paths, "partA", workers=1))

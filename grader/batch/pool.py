@@ -25,8 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from grader.batch.run import Row
+from grader.errors import GraderError
 
 TIME_LIMIT = 10.0  # seconds for one report; a report grades in milliseconds
+MAX_IDLE_DEATHS = 10  # workers that die before grading anything: something else is wrong
 
 
 def _die_with_parent(parent: int) -> None:
@@ -106,6 +108,7 @@ class Pool:
             list(range(i, min(i + chunk, len(paths)))) for i in range(0, len(paths), chunk)
         )
         self.retried: set[int] = set()
+        self.idle_deaths = 0
         self.workers: list[_Worker] = []
         self.fork = "fork" in multiprocessing.get_all_start_methods()
         self.context: Any = multiprocessing.get_context("fork" if self.fork else "spawn")
@@ -124,7 +127,7 @@ class Pool:
     def _assign(self, worker: _Worker) -> None:
         worker.task = self.queue.popleft()
         self.progress[2 * worker.slot + 1] = time.monotonic()
-        self.progress[2 * worker.slot] = 0
+        self.progress[2 * worker.slot] = -1  # not begun: the worker sets 0 at the first file
         with contextlib.suppress(OSError):  # if it died, its sentinel will say so
             worker.conn.send([str(self.paths[i]) for i in worker.task])
 
@@ -137,6 +140,13 @@ class Pool:
         rest of its chunk goes back to the queue."""
         worker.process.join(timeout=5)
         on = min(self._on(worker)[0], len(worker.task) - 1)
+        if on < 0:  # it died before its first file: none of them is to blame
+            self.queue.appendleft(worker.task)
+            self._remove(worker)
+            self.idle_deaths += 1
+            if self.idle_deaths > MAX_IDLE_DEATHS:
+                raise GraderError("worker processes keep ending before they grade anything")
+            return
         index, rest = worker.task[on], worker.task[:on] + worker.task[on + 1 :]
         if rest:
             self.queue.appendleft(rest)
