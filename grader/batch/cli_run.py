@@ -15,7 +15,7 @@ from grader.batch.names import shown
 from grader.batch.outputs import Outputs, check_outputs, write_outputs
 from grader.batch.run import Row, grade_all
 from grader.batch.students import resolve_duplicates, sort_rows
-from grader.batch.summary import render_summary, summarise
+from grader.batch.summary import Summary, render_summary
 from grader.errors import GraderError
 from grader.exercises import resolve_exercise
 
@@ -128,15 +128,19 @@ def _run(
     check_outputs(outputs, paths, files)
     bar = _progress(len(files))
     rows: list[Row] = []
+    summary = Summary()
     try:
         tick = (lambda n: bar[0].advance(bar[1], n)) if bar else None
-        rows.extend(grade_all(files, exercise, workers, tick, time_limit))
+        for row in grade_all(files, exercise, workers, tick, time_limit):
+            rows.append(row)
+            summary.add(row)  # while the workers grade, the parent counts
     finally:
         if bar:
             bar[0].stop()
     rows = sort_rows(rows)
-    resolve_duplicates(rows)
-    summary = summarise(rows)
+    for row, result in resolve_duplicates(rows):
+        summary.uncount(row, result)
+    summary.finish(rows)
     write_outputs(outputs, rows, summary)
     _report_problems(rows, outputs)
     if gradescope_out is not None:

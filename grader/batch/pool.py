@@ -1,13 +1,14 @@
 """Worker processes for a batch that outlive a killed worker and bound each report's time.
 
-The parent hands each worker a chunk of files and gets back the chunk's rows.  Each worker
-notes in shared memory which file of its chunk it is on and since when, so the parent
-knows without a message per file.  A worker that dies (the out-of-memory killer, a crash)
-costs only the file it was on: that file is tried once more on its own, and if it kills a
-worker again it becomes an error row; the rest of the chunk goes to another worker.  A
-worker that spends more than the time limit on one file is killed and the file becomes an
-error row ("took too long to grade").  Workers die with the parent (Linux's parent-death
-signal, and the end of their pipe elsewhere) and ignore Ctrl-C, which the parent handles.
+The parent hands each worker chunks of files, two at a time so that a worker never waits
+for the parent, and gets back each chunk's rows.  Each worker notes in shared memory which
+file of which chunk it is on and since when, so the parent knows without a message per
+file.  A worker that dies (the out-of-memory killer, a crash) costs only the file it was
+on: that file is tried once more on its own, and if it kills a worker again it becomes an
+error row; the rest goes to another worker.  A worker that spends more than the time limit
+on one file is killed and the file becomes an error row ("took too long to grade").
+Workers die with the parent (Linux's parent-death signal, and the end of their pipe
+elsewhere) and ignore Ctrl-C, which the parent handles.
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ from grader.errors import GraderError
 
 TIME_LIMIT = 10.0  # seconds for one report; a report grades in milliseconds
 MAX_IDLE_DEATHS = 10  # workers that die before grading anything: something else is wrong
+AHEAD = 2  # chunks sent to a worker before their rows come back
+STRIDE = 1 << 20  # progress holds chunk * STRIDE + place in the chunk
+PIPE_ROOM = 32_000  # bytes of a chunk's paths that surely fit in a pipe's buffer
 
 
 def _die_with_parent(parent: int) -> None:
@@ -50,8 +54,8 @@ def _work(
     slot: int,
 ) -> None:
     """A worker: grade each chunk received and send back its rows, until the pipe ends.
-    Before each file it notes the time, then the file's place in the chunk, in
-    ``progress[2 * slot + 1]`` and ``progress[2 * slot]``."""
+    Before each file it notes the time in ``progress[2 * slot + 1]``, then the chunk and
+    the file's place in it in ``progress[2 * slot]`` (one number: one store)."""
     from grader.batch import run
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -61,17 +65,25 @@ def _work(
         other.close()
     while True:
         try:
-            paths = conn.recv()
+            message = conn.recv()
         except (EOFError, OSError):
             return
-        if paths is None:
+        if message is None:
             return
+        seq, paths = message
         rows = []
         for n, path in enumerate(paths):
             progress[2 * slot + 1] = time.monotonic()
-            progress[2 * slot] = n
+            progress[2 * slot] = seq * STRIDE + n
             rows.append(run.grade_path(Path(path), exercise))
-        conn.send(rows)
+        conn.send((seq, rows))
+
+
+@dataclass
+class _Task:
+    seq: int
+    indices: list[int]  # of the files of the chunk
+    since: float = 0.0  # when it became the chunk the worker is on
 
 
 @dataclass
@@ -79,7 +91,7 @@ class _Worker:
     process: Any
     conn: Connection
     slot: int
-    task: list[int] = field(default_factory=list)  # indices of the files of its chunk
+    tasks: deque[_Task] = field(default_factory=deque)  # sent, rows not yet received
 
 
 def _error(path: Path, message: str) -> Row:
@@ -107,6 +119,7 @@ class Pool:
         self.queue: deque[list[int]] = deque(
             list(range(i, min(i + chunk, len(paths)))) for i in range(0, len(paths), chunk)
         )
+        self.seq = 0
         self.retried: set[int] = set()
         self.idle_deaths = 0
         self.workers: list[_Worker] = []
@@ -116,6 +129,7 @@ class Pool:
 
     def _start(self) -> None:
         slot = min(set(range(self.size)) - {w.slot for w in self.workers})
+        self.progress[2 * slot] = -1
         ours, theirs = self.context.Pipe()
         others = [w.conn for w in self.workers] if self.fork else []
         args = (theirs, self.exercise, os.getpid(), others, self.progress, slot)
@@ -125,32 +139,65 @@ class Pool:
         self.workers.append(_Worker(process, ours, slot))
 
     def _assign(self, worker: _Worker) -> None:
-        worker.task = self.queue.popleft()
-        self.progress[2 * worker.slot + 1] = time.monotonic()
-        self.progress[2 * worker.slot] = -1  # not begun: the worker sets 0 at the first file
+        task = _Task(self.seq, self.queue.popleft(), time.monotonic())
+        self.seq += 1
+        worker.tasks.append(task)
         with contextlib.suppress(OSError):  # if it died, its sentinel will say so
-            worker.conn.send([str(self.paths[i]) for i in worker.task])
+            worker.conn.send((task.seq, [str(self.paths[i]) for i in task.indices]))
+
+    def _ahead(self, worker: _Worker) -> bool:
+        """Whether to send the next chunk before the worker's rows come back: yes while it
+        surely fits in the pipe's buffer (so that sending never waits on a worker that is
+        itself waiting to send its rows)."""
+        size = sum(4 * len(str(self.paths[i])) + 8 for i in self.queue[0])  # UTF-8 at most
+        return len(worker.tasks) < AHEAD and size < PIPE_ROOM
 
     def _on(self, worker: _Worker) -> tuple[int, float]:
-        """The place in its chunk of the file the worker is on, and since when."""
-        return int(self.progress[2 * worker.slot]), self.progress[2 * worker.slot + 1]
+        """The place in its current chunk of the file the worker is on (-1 before the
+        first), and since when."""
+        head = worker.tasks[0]
+        seq, n = divmod(int(self.progress[2 * worker.slot]), STRIDE)
+        if seq != head.seq:
+            return -1, head.since
+        return n, self.progress[2 * worker.slot + 1]
 
-    def _lost(self, worker: _Worker, timed_out: int | None = None) -> Iterator[tuple[int, Row]]:
+    def _drain(self, worker: _Worker) -> Iterator[tuple[int, Row]]:
+        """The rows of every chunk the worker has sent back."""
+        while worker.tasks:
+            try:
+                if not worker.conn.poll():
+                    return
+                seq, rows = worker.conn.recv()
+            except (EOFError, OSError):
+                return
+            task = worker.tasks.popleft()
+            yield from zip(task.indices, rows, strict=True)
+            if worker.tasks:
+                worker.tasks[0].since = time.monotonic()
+
+    def _lost(self, worker: _Worker, timed_out: bool = False) -> Iterator[tuple[int, Row]]:
         """The worker is gone: the file it was on gets an error row or one more try; the
-        rest of its chunk goes back to the queue."""
+        rest of its chunks go back to the queue."""
         worker.process.join(timeout=5)
-        on = min(self._on(worker)[0], len(worker.task) - 1)
-        if on < 0:  # it died before its first file: none of them is to blame
-            self.queue.appendleft(worker.task)
+        yield from self._drain(worker)
+        if not worker.tasks:
             self._remove(worker)
+            return
+        head, later = worker.tasks[0], list(worker.tasks)[1:]
+        on = min(self._on(worker)[0], len(head.indices) - 1)
+        for task in reversed(later):
+            self.queue.appendleft(task.indices)
+        self._remove(worker)
+        if on < 0:  # it died before the chunk's first file: none of them is to blame
+            self.queue.appendleft(head.indices)
             self.idle_deaths += 1
             if self.idle_deaths > MAX_IDLE_DEATHS:
                 raise GraderError("worker processes keep ending before they grade anything")
             return
-        index, rest = worker.task[on], worker.task[:on] + worker.task[on + 1 :]
+        index, rest = head.indices[on], head.indices[:on] + head.indices[on + 1 :]
         if rest:
             self.queue.appendleft(rest)
-        if timed_out == on:
+        if timed_out:
             message = f"took too long to grade (more than {self.time_limit:g} s); skipped"
             yield index, _error(self.paths[index], message)
         elif index in self.retried:
@@ -158,45 +205,40 @@ class Pool:
         else:
             self.retried.add(index)
             self.queue.appendleft([index])
-        self._remove(worker)
 
     def _remove(self, worker: _Worker) -> None:
         self.workers.remove(worker)
-        worker.task = []
+        worker.tasks.clear()
         with contextlib.suppress(OSError):
             worker.conn.close()
         worker.process.join(timeout=5)
 
     def _receive(self, worker: _Worker) -> Iterator[tuple[int, Row]]:
-        """The chunk's rows if the worker sent them; else what it was on when it died."""
-        try:
-            rows = worker.conn.recv() if worker.conn.poll() else None
-        except (EOFError, OSError):
-            rows = None
-        if rows is not None:
-            yield from zip(worker.task, rows, strict=True)
-            worker.task = []
-        elif not worker.process.is_alive():
+        """The rows the worker sent; and if it has died, what it was on."""
+        yield from self._drain(worker)
+        if not worker.process.is_alive():
             yield from self._lost(worker)
 
     def _overdue(self) -> Iterator[tuple[int, Row]]:
-        for worker in [w for w in self.workers if w.task]:
+        for worker in [w for w in self.workers if w.tasks]:
             on, since = self._on(worker)
             if time.monotonic() - since > self.time_limit:
                 with contextlib.suppress(OSError):
                     os.kill(worker.process.pid, signal.SIGKILL)
-                yield from self._lost(worker, timed_out=on)
+                worker.process.join(timeout=5)
+                # the file it was on when killed is the one that overran, if it is the same
+                yield from self._lost(worker, timed_out=on >= 0 and self._on(worker)[0] == on)
 
     def rows(self) -> Iterator[tuple[int, Row]]:
         """(index, row) for every file, in the order they finish."""
         try:
-            while self.queue or any(w.task for w in self.workers):
+            while self.queue or any(w.tasks for w in self.workers):
                 while self.queue and len(self.workers) < self.size:
                     self._start()
                 for worker in self.workers:
-                    if not worker.task and self.queue:
+                    while self.queue and (not worker.tasks or self._ahead(worker)):
                         self._assign(worker)
-                busy = [w for w in self.workers if w.task]
+                busy = [w for w in self.workers if w.tasks]
                 since = min(self._on(w)[1] for w in busy)
                 timeout = max(0.0, since + self.time_limit - time.monotonic()) + 0.01
                 ready = set(
@@ -213,7 +255,7 @@ class Pool:
         """Idle workers are told to stop; busy ones (after Ctrl-C) are killed."""
         for worker in self.workers:
             with contextlib.suppress(OSError):
-                if worker.task:
+                if worker.tasks:
                     os.kill(worker.process.pid, signal.SIGKILL)
                 else:
                     worker.conn.send(None)

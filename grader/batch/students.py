@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 from grader.batch.names import shown
-from grader.batch.run import Row
+from grader.batch.run import Graded, Row
 
 
 def student_key(name: str) -> str:
@@ -40,14 +40,14 @@ def _modified(file: str) -> int:
         return 0
 
 
-def resolve_duplicates(rows: list[Row]) -> int:
+def resolve_duplicates(rows: list[Row]) -> list[tuple[Row, Graded]]:
     """Mark, for each student and part graded in several files, the ones that do not count;
-    return how many parts do not count."""
+    return them."""
     by_part: dict[tuple[str, str], list[Row]] = {}
     for row in rows:
         for result in row.results:
             by_part.setdefault((student_key(row.student), result.exercise), []).append(row)
-    superseded = 0
+    superseded: list[tuple[Row, Graded]] = []
     for (_, exercise), own in by_part.items():
         if len(own) < 2:
             continue
@@ -64,5 +64,5 @@ def resolve_duplicates(rows: list[Row]) -> int:
                     f"{shown(row.student)} submitted {exercise} again in "
                     f"{shown(Path(winner.file).name)}, modified later, which counts instead"
                 )
-                superseded += 1
+                superseded += [(row, r) for r in row.results if r.exercise == exercise]
     return superseded

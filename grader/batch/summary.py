@@ -10,10 +10,11 @@ from __future__ import annotations
 import statistics
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from grader.batch.names import shown
-from grader.batch.run import Row
+from grader.batch.run import Graded, Row
 from grader.batch.students import display_names, student_key
 
 LETTER_ORDER = ("A", "B", "C", "D", "F")
@@ -87,6 +88,9 @@ class ExerciseSummary:
 
 @dataclass
 class Summary:
+    """Counted in as rows arrive (in any order), a second submission's part taken out
+    again by ``uncount``, and finished by ``finish``."""
+
     files: int = 0
     graded: int = 0
     failed: int = 0
@@ -100,6 +104,56 @@ class Summary:
     @property
     def parts(self) -> int:
         return sum(e.parts for e in self.exercises.values())
+
+    def add(self, row: Row) -> None:
+        self.files += 1
+        if row.error:
+            self.failed += 1
+            return
+        self.graded += 1
+        key = student_key(row.student)
+        self.totals[key] = self.totals.get(key, 0.0) + row.total
+        for result in row.results:
+            self.warned += bool(result.warnings)
+            self.flagged += len(result.review)
+            self._count(result, 1)
+
+    def uncount(self, row: Row, result: Graded) -> None:
+        """Take out a part that does not count (it was counted in when it arrived)."""
+        self.not_counted += 1
+        key = student_key(row.student)
+        self.totals[key] = self.totals[key] - result.score
+        self._count(result, -1)
+
+    def _count(self, result: Graded, sign: int) -> None:
+        ex = self.exercises.get(result.exercise)
+        if ex is None:
+            ex = self.exercises[result.exercise] = ExerciseSummary(result.exercise)
+        if sign > 0:
+            ex.scores.append(result.score)
+        else:
+            ex.scores.remove(result.score)
+        ex.letters[result.grade] += sign
+        stats = ex.criteria
+        for cid, passed, _ in result.criteria:
+            stat = stats.get(cid)
+            if stat is None:
+                stat = stats[cid] = CriterionStat(cid, _titles().get(cid, cid))
+            stat.total += sign
+            stat.passed += passed * sign
+        for cid, line, text in result.failing:
+            failing = stats[cid].failing
+            failing[(line, text)] += sign
+            if failing[(line, text)] <= 0:
+                del failing[(line, text)]
+
+    def finish(self, rows: list[Row]) -> Summary:
+        """Exercises in order, totals rounded, students by the name shown for them."""
+        self.exercises = {k: e for k, e in sorted(self.exercises.items()) if e.parts}
+        self.totals = {k: round(v, 1) for k, v in self.totals.items()}
+        names = display_names(rows)
+        self.students = {shown(names[k]): v for k, v in self.totals.items()}
+        return self
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -115,47 +169,23 @@ class Summary:
         }
 
 
-def summarise(rows: list[Row]) -> Summary:
-    """The figures of ``rows`` (whose duplicates are already resolved), in any order."""
+@cache
+def _titles() -> dict[str, str]:
     from grader.rubric import criterion_titles
 
-    titles = criterion_titles()
+    return criterion_titles()
+
+
+def summarise(rows: list[Row]) -> Summary:
+    """The figures of ``rows``, whose second submissions are already resolved."""
     s = Summary()
-    names = display_names(rows)
-    totals: dict[str, float] = {}
-    by_exercise: dict[str, ExerciseSummary] = {}
     for row in rows:
-        s.files += 1
-        if row.error:
-            s.failed += 1
-            continue
-        s.graded += 1
-        key = student_key(row.student)
-        totals[key] = totals.get(key, 0.0) + row.total
+        s.add(row)
+    for row in rows:
         for result in row.results:
-            s.warned += bool(result.warnings)
-            s.flagged += len(result.review)
             if not row.counted(result):
-                s.not_counted += 1
-                continue
-            ex = by_exercise.get(result.exercise)
-            if ex is None:
-                ex = by_exercise[result.exercise] = ExerciseSummary(result.exercise)
-            ex.scores.append(result.score)
-            ex.letters[result.grade] += 1
-            stats = ex.criteria
-            for cid, passed, _ in result.criteria:
-                stat = stats.get(cid)
-                if stat is None:
-                    stat = stats[cid] = CriterionStat(cid, titles.get(cid, cid))
-                stat.total += 1
-                stat.passed += passed
-            for cid, line, text in result.failing:
-                stats[cid].failing[(line, text)] += 1
-    s.exercises = dict(sorted(by_exercise.items()))
-    s.totals = {k: round(v, 1) for k, v in totals.items()}
-    s.students = {shown(names[k]): v for k, v in s.totals.items()}
-    return s
+                s.uncount(row, result)
+    return s.finish(rows)
 
 
 def _exercise_lines(e: ExerciseSummary) -> list[str]:
