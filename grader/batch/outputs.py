@@ -40,6 +40,12 @@ class Outputs:
         return {option: path for option, path in named.items() if path is not None}
 
 
+def _folder(path: str) -> str:
+    """``os.path.dirname``, as a string method: ten thousand reports cost little."""
+    head, sep, _ = path.rpartition(os.sep)
+    return head or sep or "."
+
+
 def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
@@ -47,8 +53,8 @@ def _inside(path: str, folder: str) -> bool:
 def check_outputs(outputs: Outputs, inputs: list[Path], files: list[Path]) -> None:
     """Refuse, before anything is graded, an output that cannot or must not be written."""
     folders = [os.path.realpath(p) for p in inputs if p.is_dir()]
-    real_dirs = {d: os.path.realpath(d or ".") for d in {os.path.dirname(str(f)) for f in files}}
-    reports = {(real_dirs[os.path.dirname(str(f))], os.path.basename(str(f))) for f in files}
+    names = [str(f) for f in files]
+    real_dirs = {d: os.path.realpath(d) for d in {_folder(n) for n in names}}
     seen: dict[tuple[str, str], str] = {}
     for option, path in outputs.files().items():
         if path.is_dir():
@@ -58,7 +64,7 @@ def check_outputs(outputs: Outputs, inputs: list[Path], files: list[Path]) -> No
         if where in seen:
             raise GraderError(f"{seen[where]} and {option} name the same file", Location(str(path)))
         seen[where] = option
-        if where in reports:
+        if where in _reports_named(path.name, names, real_dirs):
             raise GraderError(
                 f"is one of the reports being graded; {option} would overwrite it",
                 Location(str(path)),
@@ -73,6 +79,15 @@ def check_outputs(outputs: Outputs, inputs: list[Path], files: list[Path]) -> No
             )
     if outputs.feedback_dir is not None:
         _check_feedback_dir(outputs.feedback_dir, folders, set(real_dirs.values()))
+
+
+def _reports_named(name: str, files: list[str], real_dirs: dict[str, str]) -> set[tuple[str, str]]:
+    """(real folder, name) of the reports called ``name``."""
+    return {
+        (real_dirs[_folder(f)], name)
+        for f in files
+        if f.endswith(name) and f.rpartition(os.sep)[2] == name
+    }
 
 
 def _check_feedback_dir(folder: Path, inputs: list[str], report_dirs: set[str]) -> None:
