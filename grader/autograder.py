@@ -70,7 +70,7 @@ def _requires() -> list[str]:
         requires = [
             "pyyaml>=6",
             "jsonschema>=4.18",
-            "typer>=0.12",
+            "rich>=13",
             "rapidfuzz>=3",
             "markdown-it-py>=3",
         ]

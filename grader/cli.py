@@ -34,6 +34,16 @@ def _at_least_one(text: str) -> int:
     return value
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, got {text!r}")
+    return value
+
+
 def _out(text: str) -> None:
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
@@ -171,6 +181,13 @@ def analyze(exercise: str, fmt: str) -> int:
         metavar="N",
         default=None,
         help="processes to grade with (default: one per core)",
+    ),
+    param(
+        "--time-limit",
+        type=_seconds,
+        metavar="SECONDS",
+        default=None,
+        help="seconds one report may take before it is an error row (default: 10)",
     ),
 )
 def batch(**options: Any) -> int:
