@@ -149,8 +149,10 @@ class Pool:
         """Whether to send the next chunk before the worker's rows come back: yes while it
         surely fits in the pipe's buffer (so that sending never waits on a worker that is
         itself waiting to send its rows)."""
+        if len(worker.tasks) >= AHEAD or len(self.queue) <= len(self.workers):
+            return False  # near the end, a chunk goes to whichever worker is free first
         size = sum(4 * len(str(self.paths[i])) + 8 for i in self.queue[0])  # UTF-8 at most
-        return len(worker.tasks) < AHEAD and size < PIPE_ROOM
+        return size < PIPE_ROOM
 
     def _on(self, worker: _Worker) -> tuple[int, float]:
         """The place in its current chunk of the file the worker is on (-1 before the
