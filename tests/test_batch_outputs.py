@@ -315,7 +315,10 @@ def _flagged_rows() -> list:
     from grader.grading import grade_file
 
     rows = []
-    for name, flag in (("s-a05.md", {"not-yet-with-reason", "five-fields"}), ("s-a01.md", set())):
+    for name, flag in (
+        ("s-a05.md", {"not-yet-with-reason", "five-fields", "diagnosis-matches"}),
+        ("s-a01.md", set()),
+    ):
         result = grade_file(SUBMISSIONS / name, "partA")[0].to_dict()
         for c in result["criteria"]:
             c["review"] = c["id"] in flag
@@ -335,16 +338,18 @@ def test_flagged_verdicts_are_a_csv_column_and_an_html_review_queue(tmp_path: Pa
     with OutputSet() as out:
         write_csv(out, tmp_path / "c.csv", rows, summary)
     review = {r["student"]: r["review"] for r in rows_of(tmp_path / "c.csv")}
-    assert review == {"s-a05": "five-fields; not-yet-with-reason", "s-a01": ""}
+    assert review == {"s-a05": "five-fields; diagnosis-matches; not-yet-with-reason", "s-a01": ""}
     html = render_html(rows, summary)
-    queue = html.split("<h2>Flagged for review (2)</h2>")[1].split("<h2>")[0]
-    assert queue.count("<tr><td>s-a05</td>") == 2 and "s-a01" not in queue
+    queue = html.split("<h2>Flagged for review (3)</h2>")[1].split("<h2>")[0]
+    assert queue.count("<tr><td>s-a05</td>") == 3 and "s-a01" not in queue
     assert (
         "<td>not-yet-with-reason</td><td>line 10</td>"
         "<td><blockquote>Not yet: slice.</blockquote></td><td>failed</td>" in queue
     )
     assert "<td>five-fields</td>" in queue and "<td>passed</td>" in queue
-    assert "2 verdicts flagged for instructor review" in render_summary(summary)
+    # no line decided it: what the grader looked for is shown, not quoted as the report's
+    assert "<td>diagnosis-matches</td><td></td><td><span class=muted>looked for" in queue
+    assert "3 verdicts flagged for instructor review" in render_summary(summary)
 
 
 def test_gradescope_says_flagged_for_instructor_review(tmp_path: Path):
@@ -356,8 +361,8 @@ def test_gradescope_says_flagged_for_instructor_review(tmp_path: Path):
         for t in data["tests"]
         if "flagged for instructor review" in t["output"].lower()
     ]
-    assert flagged == ["five-fields", "not-yet-with-reason"]
-    assert "2 verdicts are flagged for instructor review." in data["output"]
+    assert flagged == ["five-fields", "diagnosis-matches", "not-yet-with-reason"]
+    assert "3 verdicts are flagged for instructor review." in data["output"]
     unflagged = batch_results(_flagged_rows()[1])
     assert not any("review" in t["output"] for t in unflagged["tests"])
 

@@ -31,6 +31,14 @@ def _t(text: str) -> str:
     return escape(shown(text))
 
 
+def _evidence(line: int | None, text: str) -> str:
+    """A line of the report, quoted; or, when no line decided, what the grader looked for,
+    not dressed as a quote."""
+    if line is None:
+        return f"<span class=muted>{_t(text)}</span>"
+    return f"<blockquote>{_t(text)}</blockquote>"
+
+
 def run_date() -> str:
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
     if epoch.isdigit():
@@ -95,7 +103,7 @@ def _exercise_section(e: ExerciseSummary) -> str:
     letters = " ".join(f"{k}: {e.letters.get(k, 0)}" for k in LETTER_ORDER)
     missed = "".join(
         f"<tr><td>{escape(c.id)}</td><td class=num>{c.rate:.0%}</td>"
-        f"<td><blockquote>{_t(c.typical_failure())}</blockquote></td></tr>"
+        f"<td>{_evidence(*c.typical_failure())}</td></tr>"
         for c in e.most_missed()
     )
     return f"""<h2>{escape(e.exercise)}: {e.parts} part{"s" if e.parts != 1 else ""}</h2>
@@ -119,7 +127,7 @@ def _review_queue(rows: list[Row]) -> str:
                 items.append(
                     f"<tr><td>{_t(row.student)}</td><td>{_t(row.file)}</td>"
                     f"<td>{escape(r.exercise)}</td><td>{escape(cid)}</td><td>{where}</td>"
-                    f"<td><blockquote>{_t(text)}</blockquote></td>"
+                    f"<td>{_evidence(line, text)}</td>"
                     f"<td>{'passed' if passed else 'failed'}</td></tr>"
                 )
     if not items:

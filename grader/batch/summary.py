@@ -34,11 +34,13 @@ class CriterionStat:
     def rate(self) -> float:
         return self.passed / self.total if self.total else 0.0
 
-    def typical_failure(self) -> str:
+    def typical_failure(self) -> tuple[int | None, str]:
+        """The failing line quoted most often (its number and text); if no failure quoted a
+        line, what the grader looked for (number None)."""
         quoted = [(n, k) for k, n in self.failing.items() if k[0] is not None]
         if not quoted:
-            return next(iter(self.failing), (None, ""))[1]
-        return max(quoted)[1][1]
+            return next(iter(self.failing), (None, ""))
+        return max(quoted)[1]
 
 
 @dataclass
