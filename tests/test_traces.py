@@ -12,10 +12,10 @@ import pytest
 from grader.analyzer import analyze
 from grader.errors import GraderError
 from grader.exercises import load_exercise
-from grader.traces.kernels import kernel_type, stage_by_name
-from grader.traces.layers import breakdown
+from grader.traces.kernels import kernel_type, stage_by_grid, stage_by_name
 from grader.traces.link import link_kernels
 from grader.traces.reader import read_trace
+from grader.traces.report import breakdown
 from tests.cli_run import grade
 from tests.trace_synth import synth_trace
 
@@ -102,7 +102,7 @@ def test_the_old_grid_rule_fragments_decode_rounds_and_the_fix_does_not(tmp_path
     """The seed's fix: small utility kernels must not vote PREFILL by their grid."""
     trace = read_trace(_write(tmp_path, synth_trace(4, 6, 8, noise=True, seed=11)))
     fixed = breakdown(link_kernels(trace))
-    old = breakdown(link_kernels(trace, grid_fallback_for_all=True))
+    old = breakdown(link_kernels(trace), grid_fallback_for_all=True)
     assert (fixed["decode_rounds"], fixed["layers_per_round"]) == (6, 8)
     assert fixed["health"]["round_consistency"]["score"] == 100
     assert old["prefill_layers"] > 4  # decode layers flipped to prefill
@@ -113,12 +113,13 @@ def test_the_old_grid_rule_fragments_decode_rounds_and_the_fix_does_not(tmp_path
 
 def test_utility_kernels_never_vote(tmp_path):
     trace = read_trace(_write(tmp_path, synth_trace(0, 2, 4, noise=True)))
-    utility = [
-        k
-        for k in link_kernels(trace)
-        if k.event.args.get("grid") == [1, 1, 1] and k.type == "OTHER"
-    ]
-    assert utility and all(k.stage == "UNKNOWN" for k in utility)
+    utility = [k for k in link_kernels(trace) if k.workgroups == (1, 1, 1) and k.type == "OTHER"]
+    assert utility
+    assert all(stage_by_grid(k.type, k.workgroups) == "UNKNOWN" for k in utility)
+    assert all(
+        stage_by_grid(k.type, k.workgroups, grid_fallback_for_all=True) == "PREFILL"
+        for k in utility
+    )
 
 
 def test_kernels_are_linked_to_their_ops_by_external_id_and_containment(tmp_path):
@@ -218,8 +219,8 @@ def test_sglang_decode_trace(tmp_path):
         assert (b["decode_layers"], b["prefill_layers"]) == (36, 0)
         assert (b["decode_rounds"], b["layers_per_round"]) == (1, 36)
     unannotated = link_kernels(trace, ignore_annotations=True)
-    tiny = [k for k in unannotated if k.event.args.get("grid") == [1, 1, 1]]
-    assert tiny and all(k.stage == "UNKNOWN" for k in tiny if k.type in ("OTHER", "MEMORY"))
+    tiny = [k for k in unannotated if k.workgroups == (1, 1, 1)]
+    assert tiny and all(k.type in ("OTHER", "MEMORY", "ELEMENTWISE") for k in tiny)
 
 
 @pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/traces is not present")
@@ -228,24 +229,46 @@ def test_h100_trace(tmp_path):
     assert ex.hardware == "NVIDIA H100 80GB HBM3"
     assert ex.table.rows[0].name == "aten::linear"
     assert "launch is not in the trace" in ex.table_note
-    result = grade(
-        "import-trace", str(SHARED / "h100_Qwen1.5-0.5B.json.gz"), "--report", "--format", "json"
-    )
-    data = json.loads(result.output)
-    assert set(data) == {
-        "prefill_layers",
-        "decode_layers",
-        "decode_rounds",
-        "layers_per_round",
-        "stage_source",
-        "health",
-        "kernel_types",
-    }
-    assert data["decode_layers"] == 0 and data["prefill_layers"] > 0
+
+
+# The truth of each shared trace (../shared/traces/README.md): layers, (prefill, decode,
+# mixed) layers, decode rounds of how many layers.  Without annotations a chunked-prefill
+# step cannot be told from prefill: its GEMMs do a prefill's work, so it reads as prefill.
+TRUTH = {
+    "h100_Qwen1.5-0.5B": (24, (24, 0, 0), []),
+    "sglang_Qwen3-8B_decode": (36, (0, 36, 0), [36]),
+    "vllm_gpt-oss-20b_decode_graph_mi300x": (24, (0, 24, 0), [24]),
+    "vllm_gpt-oss-20b_mixed_piecewise_mi300x": (24, (0, 0, 24), []),
+    "b200_gpt-oss-120b_tp8_prefill": (36, (36, 0, 0), []),
+    "h100_timesformer": (24, (24, 0, 0), []),
+    "h100_bert-small": (4, (4, 0, 0), []),
+    "mi300x_xdit_flux1_compiled": (70, (70, 0, 0), []),
+    "mi300x_torch_compile_triton": (1, (1, 0, 0), []),
+    "mi300x_resnet34_ddp_train": (0, (0, 0, 0), []),
+    "mi210_gpu_only": (0, (0, 0, 0), []),
+}
+UNANNOTATED = {"vllm_gpt-oss-20b_mixed_piecewise_mi300x": (24, (24, 0, 0), [])}
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/traces is not present")
+@pytest.mark.parametrize("ignore", [False, True], ids=["annotations", "ignore-annotations"])
+@pytest.mark.parametrize("name", sorted(TRUTH))
+def test_shared_traces_give_their_truth(name, ignore):
+    layers, stages, round_sizes = (UNANNOTATED if ignore else {}).get(name, TRUTH[name])
+    b = breakdown(link_kernels(read_trace(SHARED / f"{name}.json.gz"), ignore_annotations=ignore))
+    assert b["layers"] == layers
+    assert (b["prefill_layers"], b["decode_layers"], b["mixed_layers"]) == stages
+    assert b["unknown_layers"] == 0
+    assert [b["layers_per_round"]] * b["decode_rounds"] == round_sizes
+    if layers:
+        assert b["health"]["grade"] == "A", b["health"]
+    else:
+        assert b["health"]["grade"] == "n/a" and b["health"]["overall"] is None
 
 
 def test_report_text(tmp_path):
     path = _write(tmp_path, synth_trace(2, 3, 4, noise=True))
     out = grade("import-trace", str(path), "--report").output
-    assert "prefill layers: 2   decode layers: 12   decode rounds: 3 of 4 layers" in out
+    assert "layers: 14 in 4 step(s)   prefill: 2   decode: 12   mixed: 0   unknown: 0" in out
+    assert "decode rounds: 3 of 4 layers" in out
     assert "overall 100 (A)" in out

@@ -7,25 +7,44 @@ from pathlib import Path
 from typing import Any
 
 from grader.traces.exercise import import_trace
-from grader.traces.layers import breakdown
 from grader.traces.link import link_kernels
 from grader.traces.reader import read_trace
+from grader.traces.report import STAGES, breakdown
+
+
+def _health_line(h: dict[str, Any]) -> str:
+    if h["grade"] == "n/a":
+        return f"health: n/a ({h['reason']})"
+    parts = ", ".join(
+        f"{label} {h[key]['score']:g} ({h[key]['grade']})"
+        for key, label in (
+            ("round_consistency", "round consistency"),
+            ("type_sequence", "type sequence"),
+            ("stage_coverage", "stage coverage"),
+        )
+    )
+    return f"health: {parts}, overall {h['overall']:g} ({h['grade']})"
 
 
 def render_report(b: dict[str, Any]) -> str:
-    h = b["health"]
     lines = [
-        f"prefill layers: {b['prefill_layers']}   decode layers: {b['decode_layers']}   "
+        f"layers: {b['layers']} in {b['steps']} step(s)   prefill: {b['prefill_layers']}   "
+        f"decode: {b['decode_layers']}   mixed: {b['mixed_layers']}   "
+        f"unknown: {b['unknown_layers']}",
         f"decode rounds: {b['decode_rounds']} of {b['layers_per_round']} layers",
         f"stages decided mostly by: {b['stage_source']}",
-        f"health: round consistency {h['round_consistency']['score']:g} "
-        f"({h['round_consistency']['grade']}), type sequence {h['type_sequence']['score']:g} "
-        f"({h['type_sequence']['grade']}), overall {h['overall']:g} ({h['grade']})",
-        "",
-        f"{'kernel type':16} {'PREFILL us':>14} {'DECODE us':>14}",
+        _health_line(b["health"]),
     ]
+    if b["eager_attention_blocks"]:
+        lines.append(
+            f"eager attention: {b['eager_attention_blocks']} blocks found as "
+            "matmul, softmax, matmul"
+        )
+    if b["left_out"]:
+        lines.append(f"left out: {b['left_out']} GPU events launched before the profiled window")
+    lines += ["", f"{'kernel type':16}" + "".join(f"{s + ' us':>14}" for s in STAGES)]
     for kind, per in b["kernel_types"].items():
-        lines.append(f"{kind:16} {per['PREFILL']:>14,.1f} {per['DECODE']:>14,.1f}")
+        lines.append(f"{kind:16}" + "".join(f"{per[s]:>14,.1f}" for s in STAGES))
     return "\n".join(lines) + "\n"
 
 

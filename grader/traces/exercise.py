@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 import re
 import textwrap
-from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from grader.atomic import write_text
 from grader.exercises import Exercise, load_exercise
-from grader.traces.kernels import DECODE, PREFILL
-from grader.traces.link import Kernel, link_kernels
+from grader.traces.link import link_kernels
 from grader.traces.reader import Trace
+from grader.traces.report import breakdown
 from grader.traces.table import format_table, op_table
 
 _BATCH = re.compile(r"\bbs\s*=\s*(\d+)|\bbatch(?:_size)?\s*[=:]\s*(\d+)", re.IGNORECASE)
@@ -30,13 +30,16 @@ def exercise_id(out: Path | None, trace_path: Path) -> str:
     return cleaned if cleaned[0].isalpha() else f"t_{cleaned}"
 
 
-def infer_phase(kernels: list[Kernel]) -> str | None:
-    votes = Counter(k.stage for k in kernels if k.stage in (PREFILL, DECODE))
-    if not votes:
-        return None
-    if len(votes) == 2 and min(votes.values()) > 0.2 * max(votes.values()):
+def infer_phase(report: dict[str, Any]) -> str | None:
+    """The phase the stage report found: by its layers, a mixed step named as such."""
+    prefill, decode, mixed = (report[f"{s}_layers"] for s in ("prefill", "decode", "mixed"))
+    if mixed >= max(prefill, decode) and mixed:
+        return "mixed (prefill and decode tokens in one step)"
+    if prefill and decode and min(prefill, decode) > 0.2 * max(prefill, decode):
         return "prefill and decode"
-    return "decode" if votes.most_common(1)[0][0] == DECODE else "prefill"
+    if not (prefill or decode):
+        return None
+    return "decode" if decode > prefill else "prefill"
 
 
 def infer_batch(trace: Trace) -> int | None:
@@ -50,9 +53,10 @@ def infer_batch(trace: Trace) -> int | None:
 def render_exercise(trace: Trace, ex_id: str, source: Path) -> str:
     kernels = link_kernels(trace)
     table, notes = op_table(trace, kernels)
+    report = breakdown(kernels)
     fallback = "CPU only (no GPU in the trace)" if not kernels else "unknown GPU"
     device = trace.device_name or fallback
-    phase = infer_phase(kernels)
+    phase = infer_phase(report)
     batch = infer_batch(trace)
     facts = [f"hardware: {device}"]
     if phase:

@@ -1,9 +1,13 @@
-"""Link GPU work to the host op that launched it, and each kernel to its phase.
+"""Link GPU work to the host op that launched it, to its step annotation, and type it.
 
 A GPU event and its runtime/driver call share ``args.correlation``.  The op is the cpu_op
 with the call's ``External id`` when that op exists on the same thread and spans the call;
 else the innermost cpu_op on the launching thread whose span contains the call.  A graph
 replay (cudaGraphLaunch/hipGraphLaunch) launches many kernels under one correlation.
+
+Only work launched inside the profiled window counts: when a trace records launches, a GPU
+event whose launch is not in it ran for a step before the window (the device lags the host)
+and is marked ``in_window=False``.
 """
 
 from __future__ import annotations
@@ -11,28 +15,36 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 
-from grader.traces.kernels import (
-    UNKNOWN,
-    classify_stage,
-    kernel_type,
-    phase_of_annotation,
-)
+from grader.traces.annotations import StepNote, read_annotation
+from grader.traces.kernels import UNKNOWN, kernel_type
 from grader.traces.reader import Event, Trace
 
 GPU_CATS = ("kernel", "gpu_memcpy", "gpu_memset")
 RUNTIME_CATS = ("cuda_runtime", "cuda_driver")
 SPAN_CATS = ("user_annotation", "python_function")
+WORK_ITEM_LAUNCHES = ("ExtModuleLaunchKernel",)  # hipBLASLt: grid counts work-items
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, eq=False)
 class Kernel:
     event: Event
     type: str
-    stage: str
-    stage_source: str
     op: Event | None  # the top-level cpu_op it belongs to
     launcher: Event | None  # the runtime call that launched it
-    step: int | None = None  # which step annotation it ran under, when there is one
+    in_window: bool = True
+    workgroups: tuple[int, ...] | None = None  # the grid in workgroups, when known
+    note: StepNote | None = None  # what the step annotation around it states
+    step_key: int | None = None  # which annotated (or ProfilerStep) step it ran in
+    label: str = ""  # the name the stage rules read (the kernel's, or "eager attention")
+    stage: str = UNKNOWN
+    stage_source: str = "none"
+
+    @property
+    def graph(self) -> int | None:
+        """The graph replay that launched it, if any."""
+        if self.launcher is not None and "GraphLaunch" in self.launcher.name:
+            return id(self.launcher)
+        return None
 
 
 class _Spans:
@@ -72,7 +84,7 @@ class _Spans:
         for i in range(lo, len(self.spans)):
             if self.spans[i] is e:
                 return i
-            if self.spans[i].ts > e.ts:
+            if self.spans[i].ts != e.ts:
                 break
         return -1
 
@@ -84,26 +96,73 @@ def _by_thread(events: list[Event]) -> dict[object, _Spans]:
     return {k: _Spans(v) for k, v in groups.items()}
 
 
-def link_kernels(
-    trace: Trace, *, ignore_annotations: bool = False, grid_fallback_for_all: bool = False
-) -> list[Kernel]:
+def workgroups(k: Event, launcher: Event | None) -> tuple[int, ...] | None:
+    """The grid in workgroups: hipBLASLt launches count work-items, so divide by the block."""
+    grid = k.a.grid or (launcher.a.grid if launcher is not None else None)
+    if not grid:
+        return None
+    block = k.a.block or (launcher.a.block if launcher is not None else None)
+    launch = launcher.name if launcher is not None else ""
+    items = any(w in launch for w in WORK_ITEM_LAUNCHES) or (
+        launcher is None and k.name.startswith("Cijk_")
+    )
+    if items and block and len(block) == len(grid) and all(b > 0 for b in block):
+        return tuple(-(-g // b) for g, b in zip(grid, block, strict=True))
+    return tuple(grid)
+
+
+class _Notes:
+    """Step annotations by thread, and on the device for kernels with no launch record."""
+
+    def __init__(self, trace: Trace, ignore_annotations: bool) -> None:
+        def keep(note: StepNote | None) -> bool:
+            return note is not None and (not ignore_annotations or note.source == "profiler")
+
+        spans = [e for e in trace.of(*SPAN_CATS) if keep(read_annotation(e.name))]
+        self.threads = _by_thread(spans)
+        self.gpu = [e for e in trace.of("gpu_user_annotation") if keep(read_annotation(e.name))]
+
+    def around(self, g: Event, launcher: Event | None) -> tuple[StepNote | None, int | None]:
+        """The phase stated around a kernel, and its step: the outermost span around it that
+        states a phase, else the outermost step span (ProfilerStep#N)."""
+        chain: list[Event] = []
+        if launcher is not None:
+            spans = self.threads.get((launcher.pid, launcher.tid))
+            if spans is not None:
+                chain = spans.chain(launcher.ts)
+        if not chain:
+            chain = [s for s in self.gpu if s.ts <= g.ts <= s.end]
+        phase: StepNote | None = None
+        key: int | None = None
+        stated = False
+        for span in reversed(chain):  # outermost first
+            note = read_annotation(span.name)
+            if note is None:
+                continue
+            if note.step and not stated:  # the outermost span that states a phase, if any
+                key, stated = id(span), note.phase is not None
+            if phase is None and note.phase is not None:
+                phase = note
+        return phase, key
+
+
+def link_kernels(trace: Trace, *, ignore_annotations: bool = False) -> list[Kernel]:
     ops = trace.of("cpu_op")
     op_threads = _by_thread(ops)
-    by_external = {e.args["External id"]: e for e in ops if "External id" in e.args}
-    runtime = {e.args["correlation"]: e for e in trace.of(*RUNTIME_CATS) if "correlation" in e.args}
-    phase_spans = [e for e in trace.of(*SPAN_CATS) if phase_of_annotation(e.name)]
-    phase_threads = _by_thread(phase_spans)
-    gpu_phases = sorted(
-        (e for e in trace.of("gpu_user_annotation") if phase_of_annotation(e.name)),
-        key=lambda e: e.ts,
-    )
+    by_external: dict[int | None, Event] = {
+        e.a.external_id: e for e in ops if e.a.external_id is not None
+    }
+    runtime: dict[int | None, Event] = {
+        e.a.correlation: e for e in trace.of(*RUNTIME_CATS) if e.a.correlation is not None
+    }
+    notes = _Notes(trace, ignore_annotations)
     kernels = []
     for g in trace.of(*GPU_CATS):
-        launcher = runtime.get(g.args.get("correlation"))
+        launcher = runtime.get(g.a.correlation)
         op = None
         if launcher is not None:
             threads = op_threads.get((launcher.pid, launcher.tid))
-            ext = launcher.args.get("External id", g.args.get("External id"))
+            ext = launcher.a.external_id if launcher.a.external_id is not None else g.a.external_id
             candidate = by_external.get(ext)
             if (
                 candidate is not None
@@ -116,34 +175,24 @@ def link_kernels(
             elif threads is not None:
                 i = threads.innermost(launcher.ts)
                 op = threads.root_of(i) if i >= 0 else None
-        annotation, step = None, None
-        if not ignore_annotations:
-            annotation, step = _annotation_phase(g, launcher, phase_threads, gpu_phases)
-        grid = g.args.get("grid") or (launcher.args.get("grid") if launcher else None)
-        kind = kernel_type(g.name) if g.cat == "kernel" else "MEMORY"
-        stage, source = classify_stage(
-            g.name, kind, grid, annotation, grid_fallback_for_all=grid_fallback_for_all
+        note, key = notes.around(g, launcher)
+        name = g.name
+        kind = kernel_type(name) if g.cat == "kernel" else "MEMORY"
+        kernels.append(
+            Kernel(
+                g,
+                kind,
+                op,
+                launcher,
+                in_window=launcher is not None or not runtime,
+                workgroups=workgroups(g, launcher),
+                note=note,
+                step_key=key,
+                label=name,
+            )
         )
-        kernels.append(Kernel(g, kind, stage, source, op, launcher, step))
     kernels.sort(key=lambda k: k.event.ts)
     return kernels
-
-
-def _annotation_phase(
-    g: Event, launcher: Event | None, threads: dict[object, _Spans], gpu_phases: list[Event]
-) -> tuple[str | None, int | None]:
-    """The phase an annotation around the kernel states, and which annotation (a step)."""
-    if launcher is not None:
-        spans = threads.get((launcher.pid, launcher.tid))
-        if spans is not None:
-            for span in spans.chain(launcher.ts):
-                phase = phase_of_annotation(span.name)
-                if phase:
-                    return phase, id(span)
-    for span in gpu_phases:
-        if span.ts <= g.ts <= span.end:
-            return phase_of_annotation(span.name), id(span)
-    return None, None
 
 
 def top_level_ops(trace: Trace) -> list[Event]:

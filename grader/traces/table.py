@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from grader.analyzer.kinds import op_kind
 from grader.tables.model import Row, Table
 from grader.traces.link import Kernel, top_level_ops
-from grader.traces.reader import Event, Trace
+from grader.traces.reader import Event, Trace, byte_count
 
 MAX_ROWS = 14
 WRAPPER_SHARE = 0.9  # a span covering this much of the trace is a wrapper (a step), not a row
@@ -56,7 +56,7 @@ def op_table(trace: Trace, kernels: list[Kernel]) -> tuple[Table, list[str]]:
                 acc.calls += 1
         acc.cuda += k.event.dur
         if k.event.cat == "gpu_memcpy":
-            acc.memory += int(k.event.args.get("bytes", 0) or 0)
+            acc.memory += byte_count(k.event.a.bytes)
     for span in _host_spans(trace):
         acc = rows.setdefault(_short(span.name), _Acc())
         acc.cpu += span.dur
