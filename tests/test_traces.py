@@ -203,7 +203,7 @@ def test_cpu_trace_imports_with_zero_cuda_and_a_note(tmp_path):
     names = {r.name for r in ex.table.rows}
     assert {"aten::linear", "tokenize", "Python decode loop"} <= names
     assert ex.hardware.startswith("CPU only")
-    assert ex.path.read_text().startswith("# Imported by `grade import-trace` from cpu_tiny")
+    assert ex.path.read_text().startswith('# Imported by `grade import-trace` from "cpu_tiny')
 
 
 @pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/traces is not present")

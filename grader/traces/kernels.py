@@ -69,8 +69,10 @@ def head(name: str) -> str:
     'ns::quantize<(ns::Kind)2'
     >>> head("std::enable_if<!(false), void>::type internal::gemvx::kernel<int, int>(int)")
     'internal::gemvx::kernel<int'
+    >>> head("void (anonymous namespace)::multimem_all_reduce_kernel<float, 16>(float*)")
+    'multimem_all_reduce_kernel<float'
     """
-    s = name.strip()
+    s = name.strip().replace("(anonymous namespace)::", "")
     if s.startswith("void "):
         s = s[5:]
     elif s.startswith("std::enable_if<"):
@@ -104,6 +106,16 @@ def _patterns() -> dict[str, Any]:
         "grid_below": int(data["grid_prefill_below"]),
         "grid_types": frozenset(data["grid_fallback_types"]),
     }
+
+
+def kernel_function(name: str) -> str:
+    """The bare function name of a kernel, for a table row.
+
+    >>> kernel_function("void (anonymous namespace)::multimem_all_reduce_kernel<float, 16>(x)")
+    'multimem_all_reduce_kernel'
+    """
+    own = head(name).split("<", 1)[0]
+    return own.rsplit("::", 1)[-1].strip() or name
 
 
 @cache

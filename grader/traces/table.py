@@ -3,14 +3,18 @@ launched, inclusive), CPU total, calls, memory moved by its copies."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from grader.analyzer.kinds import op_kind
 from grader.tables.model import Row, Table
+from grader.traces.kernels import kernel_function
 from grader.traces.link import Kernel, top_level_ops
 from grader.traces.reader import Event, Trace, byte_count
 
 MAX_ROWS = 14
+# Top-level ops whose device time is opaque: typed by kernel instead (compiled regions).
+OPAQUE = re.compile(r"compiled|cudagraph|graph_?replay", re.IGNORECASE)
 WRAPPER_SHARE = 0.9  # a span covering this much of the trace is a wrapper (a step), not a row
 GRAPH_ROW = {
     "LINEAR": "gemm kernels",
@@ -34,6 +38,19 @@ class _Acc:
     seen: set[int] = field(default_factory=set)
 
 
+def _row_name(k: Kernel) -> str | None:
+    """The row a kernel's device time goes to, when not the op that launched it:
+    communication kernels are their own rows (never the op that launched them, as DDP's
+    all-reduce under AccumulateGrad), and kernels under a compiled region or replayed from a
+    graph go to a row per kernel type, so math, movement and elementwise shares come out."""
+    if k.type == "COMMUNICATION":
+        return kernel_function(k.event.name)
+    if k.op is not None and not OPAQUE.search(k.op.name):
+        return None
+    where = k.op.name if k.op is not None else k.launcher.name if k.launcher else "no launch"
+    return f"{GRAPH_ROW[k.type]} ({where})"
+
+
 def op_table(trace: Trace, kernels: list[Kernel]) -> tuple[Table, list[str]]:
     """The table and the notes that explain what it left out."""
     rows: dict[str, _Acc] = {}
@@ -42,17 +59,19 @@ def op_table(trace: Trace, kernels: list[Kernel]) -> tuple[Table, list[str]]:
         acc = rows.setdefault(op.name, _Acc())
         acc.cpu += op.dur
         acc.calls += 1
-    orphans = 0
+    outside = 0
     for k in kernels:
-        if k.launcher is None:
-            orphans += 1
+        if not k.in_window:
+            outside += 1
             continue
-        if k.op is not None:
+        name = _row_name(k)
+        if name is None and k.op is not None:
             acc = rows.setdefault(k.op.name, _Acc())
         else:
-            acc = rows.setdefault(f"{GRAPH_ROW[k.type]} ({k.launcher.name})", _Acc())
-            if id(k.launcher) not in acc.seen:
-                acc.seen.add(id(k.launcher))
+            acc = rows.setdefault(name or "", _Acc())
+            key = id(k.launcher) if k.launcher is not None and k.type != "COMMUNICATION" else id(k)
+            if key not in acc.seen:
+                acc.seen.add(key)
                 acc.calls += 1
         acc.cuda += k.event.dur
         if k.event.cat == "gpu_memcpy":
@@ -61,8 +80,8 @@ def op_table(trace: Trace, kernels: list[Kernel]) -> tuple[Table, list[str]]:
         acc = rows.setdefault(_short(span.name), _Acc())
         acc.cpu += span.dur
         acc.calls += 1
-    if orphans:
-        notes.append(f"{orphans} GPU events whose launch is not in the trace were left out")
+    if outside:
+        notes.append(f"{outside} GPU events whose launch is not in the trace were left out")
     if not kernels:
         notes.append("no GPU kernels in the trace (a CPU-only profile): CUDA totals are 0")
     ranked = sorted(rows.items(), key=lambda kv: (-kv[1].cuda, -kv[1].cpu, kv[0]))
@@ -82,16 +101,22 @@ def op_table(trace: Trace, kernels: list[Kernel]) -> tuple[Table, list[str]]:
 
 
 def _host_spans(trace: Trace) -> list[Event]:
-    """Annotated or Python spans worth a row: host work and loops, never whole-step wrappers."""
+    """Annotated or Python spans worth a row: host work and loops, never whole-step wrappers
+    nor a span inside another of the same name (one pass: spans come sorted by start, so
+    a span is inside an earlier one of its name exactly when that one ends after it)."""
     events = trace.events
     span = (max(e.end for e in events) - min(e.ts for e in events)) or 1.0
     out: list[Event] = []
+    ends: dict[str, float] = {}
     for e in trace.of("user_annotation", "python_function"):
         if e.dur >= WRAPPER_SHARE * span or e.name.startswith("ProfilerStep"):
             continue
-        wanted = e.cat == "user_annotation" or op_kind(_short(e.name)) in ("host", "orchestration")
-        if wanted and not any(o.name == e.name and o.ts <= e.ts and e.end <= o.end for o in out):
-            out.append(e)
+        if e.cat != "user_annotation" and op_kind(_short(e.name)) not in ("host", "orchestration"):
+            continue
+        if ends.get(e.name, float("-inf")) >= e.end:
+            continue
+        ends[e.name] = e.end
+        out.append(e)
     return out
 
 
@@ -100,12 +125,19 @@ def _short(name: str) -> str:
     return name.rsplit("): ", 1)[-1] if "): " in name else name
 
 
+def clean(text: str, limit: int = 200) -> str:
+    """An op name fit for one cell: control characters and runs of spaces (which the course
+    format reads as column breaks) become one space; cut at ``limit`` characters."""
+    one = " ".join("".join(c if c.isprintable() else " " for c in text).split())
+    return one if len(one) <= limit else one[: limit - 3] + "..."
+
+
 def format_table(table: Table) -> str:
     from grader.units import format_bytes
 
     lines = ["op\tCUDA total\tCPU total\tcalls\tmemory"]
     for r in table.rows:
-        name = r.name.replace("\t", " ").strip() or "(unnamed)"
+        name = clean(r.name) or "(unnamed)"
         lines.append(
             f"{name}\t{r.cuda_us / 1e3:.3f} ms\t{r.cpu_us / 1e3:.3f} ms\t{r.calls}\t"
             f"{format_bytes(r.memory_bytes)}"
