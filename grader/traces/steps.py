@@ -41,6 +41,7 @@ from grader.traces.link import Kernel
 
 IDLE_GAP_FACTOR = 20.0
 IDLE_GAP_MIN_US = 100.0  # an idle gap must be this long, and far above the usual one
+MIN_STEP_LAYERS = 4  # steps told apart by the layer sequence alone hold at least this many
 WORK_PREFILL = 3.0  # per-layer work at least this many times a step's least: prefill
 WORK_DECODE = 1.5  # at most this many times the least: decode
 
@@ -80,8 +81,41 @@ def split(kernels: Sequence[Kernel], st: Structure) -> list[tuple[int, int]]:
             last = k.step_key
     if not any(k.note is not None and k.note.step and k.note.phase for k in kernels):
         breaks |= _idle_breaks(kernels, st)
+        cuts = [0, *sorted(breaks), len(kernels)]
+        for a, b in zip(cuts, cuts[1:], strict=False):
+            breaks |= _sequence_breaks(st, a, b)
     cuts = [0, *sorted(breaks), len(kernels)]
     return [(a, b) for a, b in zip(cuts, cuts[1:], strict=False) if b > a]
+
+
+def _sequence_breaks(st: Structure, lo: int, hi: int) -> set[int]:
+    """Steps run back to back (graph replays with no idle gap) still show in the layer
+    sequence: between the last layer of one step and the first of the next come the head
+    and the next embedding, so the spacing of attention blocks is longer there than on
+    either side.  Such peaks are step breaks when they cut the run into equal parts of at
+    least MIN_STEP_LAYERS blocks, as the steps of one model are."""
+    a, b = bisect_left(st.pos, lo), bisect_left(st.pos, hi)
+    groups = st.in_range(a, b)
+    firsts = [g[0] for g in groups]
+    spacing = [y - x for x, y in zip(firsts, firsts[1:], strict=False)]
+    if len(spacing) < 2 * MIN_STEP_LAYERS - 1:
+        return set()
+    peaks = [
+        j
+        for j, gap in enumerate(spacing)
+        if all(gap > spacing[n] for n in (j - 1, j + 1) if 0 <= n < len(spacing))
+    ]
+    starts = [0] + [j + 1 for j in peaks]
+    sizes = {y - x for x, y in zip(starts, [*starts[1:], len(firsts)], strict=False)}
+    if len(starts) < 2 or len(sizes) != 1 or sizes.pop() < MIN_STEP_LAYERS:
+        return set()
+    shape = st.shape(groups, a)
+    lead = shape.lead if shape is not None else 0
+    out = set()
+    for j in starts[1:]:
+        floor = groups[j - 1][1] + 1
+        out.add(st.pos[max(floor, firsts[j] - lead)])
+    return out
 
 
 def _idle_breaks(kernels: Sequence[Kernel], st: Structure) -> set[int]:
