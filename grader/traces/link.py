@@ -118,9 +118,16 @@ class _Notes:
         def keep(note: StepNote | None) -> bool:
             return note is not None and (not ignore_annotations or note.source == "profiler")
 
-        spans = [e for e in trace.of(*SPAN_CATS) if keep(read_annotation(e.name))]
-        self.threads = _by_thread(spans)
-        self.gpu = [e for e in trace.of("gpu_user_annotation") if keep(read_annotation(e.name))]
+        known: dict[str, bool] = {}  # by name: Python stacks repeat the same frames
+
+        def wanted(e: Event) -> bool:
+            hit = known.get(e.name)
+            if hit is None:
+                hit = known[e.name] = keep(read_annotation(e.name))
+            return hit
+
+        self.threads = _by_thread([e for e in trace.of(*SPAN_CATS) if wanted(e)])
+        self.gpu = [e for e in trace.of("gpu_user_annotation") if wanted(e)]
 
     def around(self, g: Event, launcher: Event | None) -> tuple[StepNote | None, int | None]:
         """The phase stated around a kernel, and its step: the outermost span around it that

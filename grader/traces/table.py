@@ -105,15 +105,19 @@ def _host_spans(trace: Trace) -> list[Event]:
     nor a span inside another of the same name (one pass: spans come sorted by start, so
     a span is inside an earlier one of its name exactly when that one ends after it)."""
     events = trace.events
-    span = (max(e.end for e in events) - min(e.ts for e in events)) or 1.0
+    span = (max(e.end for e in events) - events[0].ts) or 1.0
     out: list[Event] = []
     ends: dict[str, float] = {}
+    worth: dict[str, bool] = {}  # by name: Python stacks repeat the same frames
     for e in trace.of("user_annotation", "python_function"):
-        if e.dur >= WRAPPER_SHARE * span or e.name.startswith("ProfilerStep"):
+        if e.dur >= WRAPPER_SHARE * span:
             continue
-        if e.cat != "user_annotation" and op_kind(_short(e.name)) not in ("host", "orchestration"):
-            continue
-        if ends.get(e.name, float("-inf")) >= e.end:
+        keep = worth.get(e.name)
+        if keep is None:
+            keep = worth[e.name] = not e.name.startswith("ProfilerStep") and (
+                e.cat == "user_annotation" or op_kind(_short(e.name)) in ("host", "orchestration")
+            )
+        if not keep or ends.get(e.name, float("-inf")) >= e.end:
             continue
         ends[e.name] = e.end
         out.append(e)
