@@ -34,10 +34,9 @@ READERS: dict[str, tuple[str, str]] = {
         "from pathlib import Path; from grader.traces.reader import read_trace",
         "read_trace(Path(path))",
     ),
-    "grader import (exercise)": (
-        "from pathlib import Path; from grader.traces.reader import read_trace; "
-        "from grader.traces.exercise import render_exercise",
-        "render_exercise(read_trace(Path(path)), 'x', Path(path))",
+    "grader import-trace": (
+        "from pathlib import Path; from grader.traces.cli_run import run_import",
+        "run_import(Path(path), None, False, 'text', False)",
     ),
     "before: raw_decode stream": ("import bench.stream_reader as s", "s.read(path)"),
     "json.load": ("import json", "json.load(open(path, 'rb'))"),

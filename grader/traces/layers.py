@@ -14,6 +14,7 @@ it (final norm, LM or MLM head, sampling) is not part of it.  Utility and memory
 from __future__ import annotations
 
 import statistics
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -63,10 +64,12 @@ class Structure:
                     open_group = True
             elif t in GROUP_BREAKERS:
                 open_group = False
+        self.firsts = [g[0] for g in self.groups]
 
     def in_range(self, lo: int, hi: int) -> list[tuple[int, int]]:
         """Attention blocks whose first kernel lies in structural positions [lo, hi)."""
-        return [g for g in self.groups if lo <= g[0] < hi]
+        firsts = self.firsts
+        return self.groups[bisect_left(firsts, lo) : bisect_left(firsts, hi)]
 
     def shape(self, groups: list[tuple[int, int]], lo: int) -> Shape | None:
         """The lead and length of the layers of one step, from its first two blocks."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
+from operator import attrgetter
 
 from grader.traces.annotations import StepNote, read_annotation
 from grader.traces.kernels import UNKNOWN, kernel_type
@@ -22,7 +23,7 @@ from grader.traces.reader import Event, Trace
 GPU_CATS = ("kernel", "gpu_memcpy", "gpu_memset")
 RUNTIME_CATS = ("cuda_runtime", "cuda_driver")
 SPAN_CATS = ("user_annotation", "python_function")
-WORK_ITEM_LAUNCHES = ("ExtModuleLaunchKernel",)  # hipBLASLt: grid counts work-items
+WORK_ITEM_LAUNCH = "ExtModuleLaunchKernel"  # hipBLASLt's launch: its grid counts work-items
 
 
 @dataclass(slots=True, eq=False)
@@ -51,7 +52,8 @@ class _Spans:
     """Nested spans of one thread, for 'which spans contain time t' queries."""
 
     def __init__(self, spans: list[Event]) -> None:
-        self.spans = sorted(spans, key=lambda e: (e.ts, -e.dur))
+        self.spans = sorted(spans, key=attrgetter("dur"), reverse=True)
+        self.spans.sort(key=attrgetter("ts"))  # stable: at one start, the longest first
         self.starts = [e.ts for e in self.spans]
         self.parent: list[int] = []
         stack: list[int] = []
@@ -103,9 +105,7 @@ def workgroups(k: Event, launcher: Event | None) -> tuple[int, ...] | None:
         return None
     block = k.a.block or (launcher.a.block if launcher is not None else None)
     launch = launcher.name if launcher is not None else ""
-    items = any(w in launch for w in WORK_ITEM_LAUNCHES) or (
-        launcher is None and k.name.startswith("Cijk_")
-    )
+    items = WORK_ITEM_LAUNCH in launch or (launcher is None and k.name.startswith("Cijk_"))
     if items and block and len(block) == len(grid) and all(b > 0 for b in block):
         return tuple(-(-g // b) for g, b in zip(grid, block, strict=True))
     return tuple(grid)
@@ -118,13 +118,15 @@ class _Notes:
         def keep(note: StepNote | None) -> bool:
             return note is not None and (not ignore_annotations or note.source == "profiler")
 
-        known: dict[str, bool] = {}  # by name: Python stacks repeat the same frames
+        known: dict[str, StepNote | None] = {}  # by name: Python stacks repeat their frames
 
         def wanted(e: Event) -> bool:
-            hit = known.get(e.name)
-            if hit is None:
-                hit = known[e.name] = keep(read_annotation(e.name))
-            return hit
+            if e.name not in known:
+                note = read_annotation(e.name)
+                known[e.name] = note if keep(note) else None
+            return known[e.name] is not None
+
+        self.note = known.get
 
         self.threads = _by_thread([e for e in trace.of(*SPAN_CATS) if wanted(e)])
         self.gpu = [e for e in trace.of("gpu_user_annotation") if wanted(e)]
@@ -143,7 +145,7 @@ class _Notes:
         key: int | None = None
         stated = False
         for span in reversed(chain):  # outermost first
-            note = read_annotation(span.name)
+            note = self.note(span.name)
             if note is None:
                 continue
             if note.step and not stated:  # the outermost span that states a phase, if any

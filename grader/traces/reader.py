@@ -25,6 +25,7 @@ from grader.errors import GraderError, Location
 Id = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
 Count = Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]
 MAX_BYTES = 4 << 30  # a trace is read whole: refuse what cannot be meant as one
+MAX_NAME = 4096  # longer names are cut: no kernel or op needs more to be told apart
 
 
 class Args(msgspec.Struct, gc=False):
@@ -185,7 +186,8 @@ def _decode(data: bytes, file: str) -> tuple[list[Event], dict[str, Any]]:
 
 
 def complete_events(raw: Iterable[Event], file: str) -> list[Event]:
-    """The complete events (ph 'X'), checked, their categories in lower case, sorted by start."""
+    """The complete events (ph 'X'), checked, their categories in lower case, their names cut
+    at MAX_NAME characters (every rule after reads a bounded name), sorted by start."""
     out: list[Event] = []
     cats: dict[str, str] = {}
     names: dict[str, str] = {}
@@ -216,6 +218,8 @@ def complete_events(raw: Iterable[Event], file: str) -> list[Event]:
         if cat is None:
             cat = cats[e.cat] = e.cat.lower()
         e.cat = cat
+        if len(e.name) > MAX_NAME:
+            e.name = e.name[:MAX_NAME] + "..."
         e.name = names.setdefault(e.name, e.name)  # one string per distinct name
         out.append(e)
     out.sort(key=_ts)
