@@ -11,9 +11,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
-from grader.cli import app
 from grader.errors import GraderError
 from grader.exercises import load_exercise
 from grader.traces.exercise import render_exercise
@@ -21,9 +19,8 @@ from grader.traces.link import link_kernels
 from grader.traces.reader import read_trace
 from grader.traces.report import breakdown
 from grader.traces.table import op_table
+from tests.cli_run import grade
 from tests.trace_synth import synth_trace
-
-runner = CliRunner()
 
 
 def _base() -> dict[str, Any]:
@@ -103,19 +100,15 @@ RAW = {
 
 def _check_import(tmp_path: Path, trace: Path) -> None:
     out = tmp_path / "out" / "ex.yaml"
-    result = runner.invoke(app, ["import-trace", str(trace), "--out", str(out)])
-    assert (
-        "Traceback" not in result.output
-        and result.exception is None
-        or isinstance(result.exception, SystemExit)
-    ), result.output
+    result = grade("import-trace", str(trace), "--out", str(out))
+    assert "Traceback" not in result.output, result.output  # an exception would propagate
     if result.exit_code == 0:
         load_exercise(out)  # what was written loads
     else:
         assert result.exit_code == 2, result.output
         assert str(trace) in result.output
         assert not out.exists()  # nothing broken left behind
-        assert not list((tmp_path / "out").glob(".*.tmp")) if out.parent.exists() else True
+        assert not out.parent.exists() or not list(out.parent.glob(".*.tmp"))
 
 
 @pytest.mark.parametrize("case", sorted(HOSTILE) + sorted(RAW))
@@ -124,12 +117,8 @@ def test_hostile_traces_end_in_an_exercise_or_one_message(tmp_path, case):
     text = RAW[case] if case in RAW else json.dumps(HOSTILE[case])
     trace.write_text(text)
     _check_import(tmp_path, trace)
-    report = runner.invoke(app, ["import-trace", str(trace), "--report"])
-    assert (
-        report.exit_code in (0, 2)
-        and report.exception is None
-        or isinstance(report.exception, SystemExit)
-    ), report.output
+    report = grade("import-trace", str(trace), "--report")
+    assert report.exit_code in (0, 2) and "Traceback" not in report.output, report.output
 
 
 def test_op_names_are_made_one_cell(tmp_path):
@@ -137,7 +126,7 @@ def test_op_names_are_made_one_cell(tmp_path):
         path = tmp_path / f"{case}.json"
         path.write_text(json.dumps(HOSTILE[case]))
         out = tmp_path / f"{case}.yaml"
-        assert runner.invoke(app, ["import-trace", str(path), "--out", str(out)]).exit_code == 0
+        assert grade("import-trace", str(path), "--out", str(out)).exit_code == 0
         names = {r.name for r in load_exercise(out).table.rows}
         assert any(n.startswith("aten::mm") for n in names), names
         assert all(n.isprintable() and "  " not in n for n in names)
@@ -148,7 +137,7 @@ def test_a_trace_name_cannot_add_keys_to_the_exercise(tmp_path):
     trace = tmp_path / "run\ndebrief: INJECTED\n#.json"
     trace.write_text(json.dumps(_base()))
     out = tmp_path / "ex.yaml"
-    result = runner.invoke(app, ["import-trace", str(trace), "--out", str(out)])
+    result = grade("import-trace", str(trace), "--out", str(out))
     assert result.exit_code == 0, result.output
     ex = load_exercise(out)
     assert ex.debrief == "" and "INJECTED" not in out.read_text().split("\n")[1]
@@ -162,7 +151,7 @@ def test_an_invalid_exercise_is_refused_before_writing(tmp_path, monkeypatch):
     out = tmp_path / "ex.yaml"
     out.write_text("old\n")
     monkeypatch.setattr("grader.traces.exercise.render_exercise", lambda *a: "id: 1\ntable: 2\n")
-    result = runner.invoke(app, ["import-trace", str(trace), "--out", str(out)])
+    result = grade("import-trace", str(trace), "--out", str(out))
     assert result.exit_code == 2 and str(trace) in result.output
     assert "does not validate" in result.output
     assert out.read_text() == "old\n"
