@@ -11,6 +11,8 @@ import pytest
 
 import grader.traces.annotations
 import grader.traces.kernels
+import grader.traces.table
+from grader.analyzer import analyze
 from grader.exercises import load_exercise
 from grader.traces.annotations import read_annotation
 from grader.traces.exercise import import_trace
@@ -30,7 +32,9 @@ def _trace(tmp_path: Path, data: dict[str, Any], name: str = "t.json") -> Path:
     return path
 
 
-@pytest.mark.parametrize("module", [grader.traces.kernels, grader.traces.annotations])
+@pytest.mark.parametrize(
+    "module", [grader.traces.kernels, grader.traces.annotations, grader.traces.table]
+)
 def test_docstring_examples(module):
     assert doctest.testmod(module).failed == 0
 
@@ -107,6 +111,23 @@ def test_annotations_of_serving_frameworks():
     assert layer is not None and not layer.step and layer.phase == "PREFILL"
     assert read_annotation("ProfilerStep#3").phase is None
     assert read_annotation("step[DECODE bs=" + "9" * 5000 + "]").batch is None
+
+
+@pytest.mark.parametrize("step_span", [True, False])
+def test_per_layer_phase_spans_are_not_steps(tmp_path, step_span):
+    """SGLang's attention backend wraps each layer in a forward_extend Python span: one step
+    (of 4 prefill layers), whether or not a step[EXTEND] span holds them."""
+    data = synth_trace(4, 0, 0, annotate=step_span)
+    for layer in range(4):  # each layer is 8 launches, 10 us apart, from t = 1000
+        data["traceEvents"].append(
+            {"ph": "X", "cat": "python_function", "pid": 1, "tid": 1, "args": {},
+             "name": "sglang/srt/layers/attention/aiter_backend.py(412): forward_extend",
+             "ts": 1000.0 + 80 * layer + 0.2, "dur": 79.5}
+        )  # fmt: skip
+    for ignore in (False, True):
+        b = breakdown(link_kernels(read_trace(_trace(tmp_path, data)), ignore_annotations=ignore))
+        assert (b["steps"], b["prefill_layers"], b["layers"]) == (1, 4, 4)
+        assert b["stage_source"] == ("name" if ignore else "annotation")
 
 
 @pytest.mark.parametrize("vendor", ["h100", "mi300x"])
@@ -244,6 +265,7 @@ def test_ddp_and_compiled_tables_show_communication_and_typed_kernels(tmp_path):
     assert ex is not None
     top = ex.table.rows[0]
     assert top.name == "ncclDevKernel_Generic" and 45_000 < top.cuda_us < 50_000
+    assert analyze(ex.table).bottleneck == "communication-bound"
     assert 60_000 < ex.table.cuda_total_us < 75_000  # the step before the window left out
     compiled = SHARED / "mi300x_torch_compile_triton.json.gz"
     _, ex = import_trace(read_trace(compiled), compiled, tmp_path / "compiled.yaml")

@@ -38,13 +38,35 @@ class _Acc:
     seen: set[int] = field(default_factory=set)
 
 
+_COLLECTIVE = re.compile(
+    r"(all_?reduce|all_?gather|reduce_?scatter|all_?to_?all|broadcast|send|recv)", re.IGNORECASE
+)
+
+
+def communication_row(name: str) -> str:
+    """A collective's row: the NCCL/RCCL kernel's name, or the collective it performs
+    first, so that any reader knows it for communication (vLLM's custom all-reduce).
+
+    >>> communication_row("ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)")
+    'ncclDevKernel_AllGather_RING_LL'
+    >>> communication_row("void (anonymous namespace)::multimem_all_reduce_kernel<float>(x)")
+    'all_reduce (multimem_all_reduce_kernel)'
+    """
+    function = kernel_function(name)
+    if re.search("nccl|rccl", function, re.IGNORECASE):
+        return function
+    found = _COLLECTIVE.search(function)
+    what = found.group(1).lower().replace("allreduce", "all_reduce") if found else "collective"
+    return f"{what} ({function})"
+
+
 def _row_name(k: Kernel) -> str | None:
     """The row a kernel's device time goes to, when not the op that launched it:
     communication kernels are their own rows (never the op that launched them, as DDP's
     all-reduce under AccumulateGrad), and kernels under a compiled region or replayed from a
     graph go to a row per kernel type, so math, movement and elementwise shares come out."""
     if k.type == "COMMUNICATION":
-        return kernel_function(k.event.name)
+        return communication_row(k.event.name)
     if k.op is not None and not OPAQUE.search(k.op.name):
         return None
     where = k.op.name if k.op is not None else k.launcher.name if k.launcher else "no launch"
