@@ -131,7 +131,9 @@ def test_kernels_are_linked_to_their_ops_by_external_id_and_containment(tmp_path
     assert kernels and all(k.op is not None and k.op.name == "aten::op" for k in kernels)
 
 
-def test_streaming_memory_stays_small(tmp_path):
+def test_reading_memory_stays_a_small_multiple_of_the_file(tmp_path):
+    """Only the fields used are built (real traces: 1.9-2.9x, bench/trace_import.py); this
+    dense trace of short events costs more per byte."""
     path = _write(tmp_path, synth_trace(60, 80, 24, noise=True))
     size = path.stat().st_size
     tracemalloc.start()
@@ -139,7 +141,7 @@ def test_streaming_memory_stays_small(tmp_path):
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     assert len(trace.events) > 50_000
-    assert peak < 10 * size, (peak, size)
+    assert peak < 4.5 * size, (peak, size)
 
 
 def test_bare_event_list_and_gzip(tmp_path):
