@@ -41,6 +41,7 @@ class Sentence(NamedTuple):
     text: str
     line: TextLine
     implied: bool = False  # said without naming its subject: a person may look again
+    kind: str = ""  # how it was said: "claim", "priority", "dominance", ...
 
 
 _PRONOUN = re.compile(r"\b(?:those|these|they|this|that|it|both|them)\b", re.IGNORECASE)
@@ -188,10 +189,16 @@ def speaks_of_other(text: str, bottleneck: str) -> bool:
     return any(names(name, text) for name in _other_subjects(bottleneck))
 
 
-_CLAIM_WORDS = Pattern("bound|bottleneck|dominat|problem|limit|issue|matter|heavy|important")
+_CLAIM_WORDS = Pattern(
+    "bound|bottleneck|dominat|problem|limit|issue|matter|heavy|important|most|mainly|largely|busy"
+)
 # "In a compute-bound prefill it might help", "if it were compute-bound": a claim about
 # another run, not this one.
-_HYPOTHETICAL = Pattern(r"\b(?:if|unless|when|whether|in an?|for an?|were|would be)\b")
+_HYPOTHETICAL = Pattern(
+    r"\b(?:if|unless|when|whether|in an?|for an?|were|would be"
+    # a first reading the report then leaves behind ("At first I read this as compute-bound")
+    r"|at first|initially|first glance|i (?:first )?thought|looked like|seemed|my first)\b"
+)
 
 
 @lru_cache(maxsize=8192)
@@ -243,9 +250,11 @@ def _find_statement(report: Report, bottleneck: str, exercise_id: str) -> Senten
                 led = bool(_PRONOUN_LED.match(piece))  # "that is overhead I'd want gone"
                 speaks_of_it = carried and (led or (not other and carries_subject(piece)))
                 kind = diagnosis_kind(piece, bottleneck, speaks_of_it)
+                if kind == "explanation" and tl.where == "next_experiment":
+                    kind = None  # "find out who issues the copies" is the experiment itself
                 if kind is not None:
                     named = kind == "claim" or has_subject(piece, bottleneck) or led
-                    return Sentence(piece.strip(), tl, not named)
+                    return Sentence(piece.strip(), tl, not named, kind)
                 if has_subject(piece, bottleneck):
                     carried = True
                 elif other:

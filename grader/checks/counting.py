@@ -70,7 +70,7 @@ _NOT_A_STEP = re.compile(
 _METHOD = re.compile(r"\s(?:via|using|through|with|by means of)\s.*$", re.IGNORECASE)
 _ALTERNATIVES = re.compile(
     r"\beither\b.+\bor\b|\bor (?:try|use|maybe|perhaps|alternatively)\b|\balternatively\b"
-    r"|\bwhichever\b|\bor else\b",
+    r"|\bwhichever (?:is|one|of|comes|works|you)\b|\bor else\b",
     re.IGNORECASE,
 )
 
@@ -109,6 +109,12 @@ _OPENER = re.compile(r"^\W*(?:(?:also|then|maybe|perhaps|finally)\s+)*(\S+)", re
 _BRACKETS = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 
 
+def _opens_with_change(text: str) -> bool:
+    """Does ``text`` open with a verb that changes the run ("drop", "move", "keep")?"""
+    m = _OPENER.match(text)
+    return m is not None and has("test_change", m.group(1)) and not has("test_probe", text)
+
+
 def _acts(text: str) -> bool:
     """Does ``text`` open with something done: a change, a probe, or a tool applied?"""
     m = _OPENER.match(text)
@@ -145,7 +151,7 @@ def _changes(step: str) -> set[str]:
     kinds = changes_in(_METHOD.sub("", main)) or changes_in(main)
     tools = kinds - FIX_KINDS
     fix = kinds & FIX_KINDS
-    if not fix and not tools and has("test_change", main) and not has("test_probe", main):
+    if not fix and not tools and _opens_with_change(main):
         fix = {"change"}  # "drop the .cpu() on the logits": a fix of a kind not listed
     return tools | ({min(fix)} if fix else set())
 
@@ -161,11 +167,9 @@ def count(f: Field) -> Count:
         separate = [i for i in listed if not has("measurement_step", i)]
         if len(separate) >= 2:
             return Count(len(separate), f"a list of {len(separate)} separate items")
+    groups = [group for item in listed for group in split_steps(item)]
     changes = [
-        kinds
-        for item in listed
-        for group in split_steps(item)
-        for kinds in _merge_fixes([k for k in map(_changes, group) if k])
+        kinds for group in groups for kinds in _merge_fixes([k for k in map(_changes, group) if k])
     ]
     n_changes = sum(len(k) for k in changes)
     if n_changes >= 2:
@@ -173,7 +177,32 @@ def count(f: Field) -> Count:
         if len(names) < 2:
             return Count(n_changes, f"{n_changes} separate changes")
         return Count(n_changes, "several changes: " + ", ".join(names))
+    if n_changes == 1 and _probe_before_change([s for g in groups for s in g]):
+        return Count(2, "a probe and then a change: two experiments")
     return Count(1, "one experiment")
+
+
+def _probe_before_change(steps: list[str]) -> bool:
+    """A step that only looks (profiles, logs, checks) and a later step that changes the
+    run: "profile with with_stack=True ..., and also allocate the KV cache in bf16".  A look
+    after a change is its measurement ("cast the cache to bf16 and re-profile")."""
+    seen_probe = False
+    for step in steps:
+        if _changes(step):
+            # "... then keep that tensor on the GPU": a fix of what the probe finds is
+            # part of the probe's experiment
+            return seen_probe and not _FOLLOWS_UP.search(step)
+        if has("test_probe", step):
+            seen_probe = True
+    return False
+
+
+_FOLLOWS_UP = re.compile(
+    r"\b(?:that|those|the|this) (?:tensor|tensors|one|ones|culprit|offender|call|calls|line|"
+    r"lines|source|op|ops|buffer|code)\b|\b(?:it|them|whatever|wherever)\b|\boffending\b|"
+    r"\bfound\b",
+    re.IGNORECASE,
+)
 
 
 # Fixes of one kind of movement, said in two steps, are one fix: "pin host memory and use

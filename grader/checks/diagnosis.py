@@ -17,6 +17,7 @@ from grader.checks.experiments import experiment_targets
 from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.language import has, mentions, names
 
+_CLASS_WORD = re.compile(r"[- ]bound\b", re.IGNORECASE)
 EXPLAINED = {
     "movement-bound": "copies, casts or transfers as the problem to look at first",
     "overhead-bound": "launch / Python overhead, the GPU waiting on the CPU",
@@ -53,6 +54,19 @@ def diagnosis_matches(ctx: Context) -> Verdict:
     """
     wrong = find_wrong_claim(ctx.report, ctx.expected, ctx.exercise.id)
     hit = find_statement(ctx.report, ctx.expected, ctx.exercise.id)
+    if (
+        wrong is not None
+        and hit is not None
+        and hit.kind == "claim"
+        and not _CLASS_WORD.search(wrong.text)
+    ):
+        # "Math dominates, but ... Movement-bound until proven otherwise": the class named
+        # outright is the verdict; the other reads as a description of the table.
+        return Verdict.yes(
+            Evidence(hit.line.number, hit.text),
+            f"names {ctx.expected} outright, after '{wrong.text}'",
+            review=True,
+        )
     if wrong is not None:
         return Verdict.no(
             Evidence(wrong.line.number, wrong.text),

@@ -105,7 +105,7 @@ def normalise_label(label: str) -> str:
     text = _DECOR.sub("", label)
     text = _NUMBERING.sub("", text)
     text = _SLASH.sub("/", text.lower())
-    text = _WS.sub(" ", text).strip(" .:-–—")
+    text = _WS.sub(" ", text).strip(" .:-–—?")
     return text
 
 
@@ -124,10 +124,12 @@ def match_label(label: str) -> tuple[FieldSpec, bool, bool] | None:
         if norm in spec.aliases:
             return spec, False, False
     choices = {f"{i}:{e}": e for i, s in enumerate(specs) for e in s.exact}
-    best = process.extractOne(norm, choices, scorer=fuzz.ratio, score_cutoff=threshold)
-    if best is None:
-        return None
-    return specs[int(best[2].split(":")[0])], False, True
+    # A near spelling keeps its first letter: "Hardwre" is Hardware, "One experiment" is not
+    # Next experiment, however many letters they share.
+    for _, _, key in process.extract(norm, choices, scorer=fuzz.ratio, score_cutoff=threshold):
+        if choices[key][0] == norm[0]:
+            return specs[int(key.split(":")[0])], False, True
+    return None
 
 
 # "Q: Workload?" with the answer below ("A: ..."), and "Workload. Decoder-only LLM, ...".
@@ -151,10 +153,12 @@ def _label_value(line: Line) -> tuple[str, str, bool] | None:
     q = _QUESTION.match(text)
     if q:
         return q.group("label"), "", False
+    d = _DOT_LABEL.match(text)
+    if d and (hit := match_label(d.group("label"))) is not None and not hit[2]:
+        return d.group("label"), d.group("value"), True  # "Workload. Decoder-only LLM: ..."
     m = _SEPARATOR.match(text)
     if m:
         return m.group("label"), m.group("value"), False
-    d = _DOT_LABEL.match(text)
     if d:
         return d.group("label"), d.group("value"), True
     return line.text, "", False  # a label alone on its line, value below
@@ -235,6 +239,8 @@ def _continuation(lines: list[Line], i: int, starts: set[int], has_value: bool) 
             out.append(line)
             continue
         if not has_value and not out:
+            if line.text.rstrip().endswith(":"):
+                break  # the next block is a label of its own ("Filled in for the run:")
             out.append(line)  # "Label:" alone, the value is the next block
             continue
         if not has_value and out and line.block == out[-1].block:

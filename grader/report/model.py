@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, NamedTuple, TypeVar
 
-from grader.report.dense import split_dense
+from grader.report.layouts import relayout
 from grader.report.document import Line, parse_document
 from grader.report.fields import Field, find_fields
 from grader.report.language import is_keyword_list
@@ -51,7 +51,7 @@ class Report:
 
     @classmethod
     def parse(cls, text: str, source: str = "<report>", warnings: tuple[str, ...] = ()) -> Report:
-        lines = split_dense(parse_document(text))
+        lines = relayout(parse_document(text))
         fields = find_fields(lines)
         in_fields = {key for f in fields.values() for key in f.lines}
         return cls(lines, fields, find_sections(lines, in_fields), source, warnings)

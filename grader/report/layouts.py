@@ -1,11 +1,17 @@
-"""A paragraph that holds the whole report: "Workload: ... Hardware: L4. Top CUDA time: ...".
+"""Reports laid out other than one field or part per line, rewritten into such lines.
 
-Some learners write the five fields, their reasons and their hypotheses as one paragraph.
+Two layouts are read here, each keeping every line's number so that evidence still quotes
+the learner's own words where they stand:
+
+- Questions and answers: "Q: Workload?" / "A: decoder-only LLM ...", "Q: How would you
+  check H1?" / "A: ...".  The question becomes a line of its own (a label or a lead, as if
+  it were a heading) and the answer its content, without the "Q:" and "A:".
+- A paragraph that holds the whole report: "Workload: ... Hardware: L4. Top CUDA time: ...".
+  Some learners write the five fields, their reasons and their hypotheses as one paragraph.
 Read line by line, such a report has one field (the first label) and no parts.  A paragraph
 in which three or more of the five labels open a sentence is therefore cut into lines of its
 own: one per labelled piece ("Hardware: L4.", "Reasoning: ..."), and the pieces that are no
 field, one per sentence, so that "Won't touch aten::slice yet." is read as the lead it is.
-Each piece keeps the paragraph's line number; quoting it quotes the learner's own words.
 """
 
 from __future__ import annotations
@@ -24,6 +30,37 @@ _LABEL_AT = re.compile(r"(?:^|(?<=[.;!?)]\s))([A-Z][\w /&'’-]{0,40}?)\s*:\s")
 def _field_label(label: str) -> bool:
     hit = match_label(label)
     return hit is not None and not hit[2]  # an exact spelling or a known substitute
+
+
+_QUESTION = re.compile(r"^\s*Q\s*\d*\s*[:.)]\s+")
+_ANSWER = re.compile(r"^\s*A\s*\d*\s*[:.)]\s+")
+
+
+def relayout(lines: list[Line]) -> list[Line]:
+    """``lines`` with question-and-answer pairs and dense paragraphs rewritten."""
+    return split_dense(unwrap_questions(lines))
+
+
+def unwrap_questions(lines: list[Line]) -> list[Line]:
+    """A report of two or more "Q: ..." lines each answered by "A: ...": each question a
+    line that opens a block, each answer the line below it, without their marks."""
+    asked = sum(bool(_QUESTION.match(ln.text)) for ln in lines)
+    answered = sum(bool(_ANSWER.match(ln.text)) for ln in lines)
+    if asked < 2 or answered < 2:
+        return lines
+    block = max((ln.block for ln in lines), default=0)
+    out: list[Line] = []
+    for line in lines:
+        q = _QUESTION.match(line.text)
+        a = _ANSWER.match(line.text) if q is None else None
+        if q is None and a is None:
+            out.append(line)
+            continue
+        block += 1
+        mark = q or a
+        assert mark is not None
+        out.append(line._replace(text=line.text[mark.end() :], block=block, first=True))
+    return out
 
 
 def split_dense(lines: list[Line]) -> list[Line]:
