@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, NamedTuple, TypeVar
 
-from grader.report.layouts import relayout
 from grader.report.document import Line, parse_document
 from grader.report.fields import Field, find_fields
 from grader.report.language import is_keyword_list
+from grader.report.layouts import relayout
 from grader.report.sections import Section, find_sections
 
 T = TypeVar("T")
