@@ -47,10 +47,12 @@ def _template_text(exercise: Exercise) -> str:
 def written_words(report: Report, exercise: Exercise) -> int:
     """How many words the learner wrote beyond the template and the field labels."""
     template = _template_text(exercise)
+    labels = {(f.label_line, f.label_block) for f in report.fields.values()}
     return sum(
-        len(_WORD.findall(tl.text))
-        for tl in report.text_lines
-        if _plain(tl.text) not in template  # a line, or hard-wrapped lines, of the template
+        len(_WORD.findall(ln.text))
+        for ln in report.lines
+        if (ln.number, ln.block) not in labels
+        and _plain(ln.text) not in template  # a line of the template
     )
 
 

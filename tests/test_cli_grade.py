@@ -90,7 +90,7 @@ def test_fail_under():
     low = ROOT / "submissions" / "s-a12.md"
     result = grade(str(low), "-e", "partA", "--fail-under", "60")
     assert result.exit_code == 1
-    assert "Score: 10/100" in result.output
+    assert "Score: 0/100" in result.output
 
 
 def test_multi_part_file_is_split(tmp_path: Path):

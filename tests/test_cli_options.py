@@ -131,7 +131,7 @@ def test_explain_without_a_criterion_lists_them_all():
 def test_fail_under_says_why_it_exits_1():
     result = grade(LOW, "-e", "partA", "--fail-under", "80")
     assert result.exit_code == 1
-    assert f"{LOW} (partA): score 10 is under --fail-under 80" in result.stderr
+    assert f"{LOW} (partA): score 0 is under --fail-under 80" in result.stderr
     passing = grade(EXAMPLE, "-e", "partA", "--fail-under", "80")
     assert passing.exit_code == 0 and passing.stderr == ""
 
@@ -143,4 +143,4 @@ def test_fail_under_names_each_part_below(tmp_path: Path):
     both.write_text(f"## Part A\n{a}\n## Part B\n{b}")
     result = grade(str(both), "--fail-under", "50")
     assert result.exit_code == 1
-    assert result.stderr == f"{both} (partA): score 10 is under --fail-under 50\n"
+    assert result.stderr == f"{both} (partA): score 0 is under --fail-under 50\n"

@@ -164,9 +164,8 @@ def fused_attention_wrong_here(ctx: Context) -> Verdict:
           attention here.
     """
     report = ctx.report
-    scope = [t for t in report.lines_in("contrast")]
-    if not scope:
-        scope = [t for t in report.text_lines if t.where in ("body", "not_yet")]
+    # the contrast, and the notes and "not yet" part where a report may answer it apart
+    scope = report.lines_in("contrast", "body", "not_yet")
     scope = [t for t in scope if _ATTENTION_WORD.search(t.text)]
     no_cost = next((t for t in scope if has("no_attention_cost", t.text)), None)
     waiting = next(

@@ -30,7 +30,7 @@ CLASSES = (
 # in capitals, so the article "A fused kernel" is not read as Part A).
 _PART_REF = re.compile(
     r"\b[Pp]art ([ABCabc])\b|\b(?:[Ii]n|[Ff]or|[Uu]nlike|[Vv]ersus|vs\.?|[Tt]han) ([ABC])\b"
-    r"|\b([ABC])(?:'s|’s)\b|^\W*([ABC])\s*(?:[:=,]|->|→|=>|[\u2014\u2013]|-\s)"
+    r"|\b([ABC])(?:'s|’s)\b|^\W*(?:\[[ xX]\]\s*)?([ABC])\s*(?:[:=,]|->|→|=>|[\u2014\u2013]|-\s)"
     r"|\b([ABC]) (?:was|had|is|has|needs|needed)\b|(?:[,;(.]\s*)([ABC])\s*[:=]"
 )
 _PART_HINT = re.compile(r"[ABC]|[Pp]art")
@@ -338,3 +338,22 @@ def _dismisses(fragment: str, subject_at: int) -> bool:
         if start > subject_at and not _HYPOTHETICAL.search(fragment[:start]):
             return True
     return False
+
+
+_FOOTNOTE = re.compile(r"^\[\^?(\d{1,2})\][:.]?\s+(\S.*)$")
+_FOOTNOTE_REF = re.compile(r"\[\^?(\d{1,2})\](?![:(])")
+
+
+def footnotes(report: Report) -> dict[str, str]:
+    """The report's footnotes by number ("[3] Zero CUDA time, ...", "[^3]: ...")."""
+    found: dict[str, str] = {}
+    for tl in report.text_lines:
+        m = _FOOTNOTE.match(tl.text)
+        if m:
+            found.setdefault(m.group(1), m.group(2))
+    return found
+
+
+def footnote_refs(text: str) -> list[str]:
+    """The footnotes a text refers to, in order, unless it is a footnote itself."""
+    return [] if _FOOTNOTE.match(text) else _FOOTNOTE_REF.findall(text)

@@ -121,8 +121,9 @@ def _meaning_pieces(
     """
     scope = report.lines_in("contrast") or [t for t in report.text_lines if t.where == "body"]
     out = []
-    for s in iter_sentences(scope):
-        out.append((s.text, part_refs(s.text), s.line))
+    for s in iter_sentences(scope, join_pronouns=False):
+        here = own if _HERE.search(s.text) else frozenset()
+        out.append((s.text, part_refs(s.text) or here, s.line))
         carried: frozenset[str] = frozenset()
         for piece in _TURN_OR_STOP.split(s.text):
             if not piece.strip():

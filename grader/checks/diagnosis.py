@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from grader.checks.common import (
+    Sentence,
     find_claim,
     find_statement,
     find_wrong_claim,
@@ -16,6 +17,7 @@ from grader.checks.common import (
 from grader.checks.experiments import experiment_targets
 from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.language import has, mentions, names
+from grader.report.model import Report
 
 _CLASS_WORD = re.compile(r"[- ]bound\b", re.IGNORECASE)
 EXPLAINED = {
@@ -54,16 +56,12 @@ def diagnosis_matches(ctx: Context) -> Verdict:
     """
     wrong = find_wrong_claim(ctx.report, ctx.expected, ctx.exercise.id)
     hit = find_statement(ctx.report, ctx.expected, ctx.exercise.id)
-    if (
-        wrong is not None
-        and hit is not None
-        and hit.kind == "claim"
-        and not _CLASS_WORD.search(wrong.text)
-    ):
+    named = outweighs(ctx.report, ctx.expected, ctx.exercise.id, wrong)
+    if wrong is not None and named is not None:
         # "Math dominates, but ... Movement-bound until proven otherwise": the class named
         # outright is the verdict; the other reads as a description of the table.
         return Verdict.yes(
-            Evidence(hit.line.number, hit.text),
+            Evidence(named.line.number, named.text),
             f"names {ctx.expected} outright, after '{wrong.text}'",
             review=True,
         )
@@ -91,6 +89,18 @@ def diagnosis_matches(ctx: Context) -> Verdict:
         )
     detail = "said of the subject without naming it" if hit.implied else ""
     return Verdict.yes(Evidence(hit.line.number, hit.text), detail, review=hit.implied)
+
+
+def outweighs(
+    report: Report, expected: str, exercise_id: str, wrong: Sentence | None
+) -> Sentence | None:
+    """The statement naming ``expected`` outright ("Movement-bound until proven
+    otherwise") that outweighs a claim of another class said only in words ("Math
+    dominates"), which then reads as a description of the table; None if there is none."""
+    if wrong is None or _CLASS_WORD.search(wrong.text):
+        return None
+    named = find_claim(report, expected, exercise_id)
+    return named if named is not None and _CLASS_WORD.search(named.text) else None
 
 
 @check("separates-math-from-movement")
@@ -121,7 +131,9 @@ def separates_math_from_movement(ctx: Context) -> Verdict:
             Evidence(dismissed.line.number, dismissed.text), "treats the copies as normal"
         )
     math_claim = find_claim(report, "compute-bound", ctx.exercise.id)
-    if math_claim is not None:
+    if math_claim is not None and not outweighs(
+        report, "movement-bound", ctx.exercise.id, math_claim
+    ):
         return Verdict.no(
             Evidence(math_claim.line.number, math_claim.text), "counts the run as math-bound"
         )

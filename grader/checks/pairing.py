@@ -145,16 +145,32 @@ def split_test(text: str) -> tuple[str, str]:
             cut = a.start()
             break
     for s in _SENTENCE_START.finditer(text, 0, cut):
-        if _test_lead().match(text, s.end()):
+        rest = text[s.end() :]
+        after_dash = text[s.start() : s.end()].strip() in ("—", "–", "-") or rest[:1] in "—–"
+        rest = rest.lstrip(" \u2014\u2013-")
+        if _test_lead().match(rest) or (after_dash and _opens_with_probe(rest)):
             cut = s.start() + 1
             break
     return text[:cut].strip(), text[cut:].strip(" \n-→>=⇒")
 
 
+def _opens_with_probe(text: str) -> bool:
+    """ "check the cache dtype at allocation, ..." after a dash: the hypothesis's test."""
+    first = text.split(maxsplit=1)[0] if text.strip() else ""
+    return bool(_test_probe().match(first.lower()))
+
+
+# "Not sure how to test this one yet": a test not given.
+_NO_TEST = re.compile(
+    r"\b(?:not sure|unsure|no idea|don.t know|do not know|can.t think|cannot think|tbd|todo)\b",
+    re.IGNORECASE,
+)
+
+
 def is_test(text: str) -> bool:
     """An experiment: something done (logged, printed, hooked, traced, compared ...), said
     in more than a couple of words."""
-    if len(re.findall(r"[A-Za-z]{2,}", text)) < 3:
+    if len(re.findall(r"[A-Za-z]{2,}", text)) < 3 or _NO_TEST.search(text[:60]):
         return False
     return bool(_test_probe().search(text) or _test_change().search(text))
 
@@ -220,9 +236,8 @@ def _alternatives(unit: Unit, part: str = "hypotheses") -> list[Unit]:
     return out
 
 
-def _loose_units(report: Report) -> list[Unit]:
-    """Labelled paragraphs or items outside every field and part ("(a) dtype: ...", "(b)
-    device: ...") in a report that gives its hypotheses no heading."""
+def _free_blocks(report: Report) -> list[list[Line]]:
+    """The paragraphs and items outside every field and part, each as its lines."""
     taken = {at for f in report.fields.values() for at in f.lines}
     taken |= {
         (ln.number, ln.block)
@@ -234,9 +249,22 @@ def _loose_units(report: Report) -> list[Unit]:
     for ln in report.lines:
         if (ln.number, ln.block) not in taken and ln.kind in ("paragraph", "item"):
             blocks.setdefault(ln.block, []).append(ln)
+    return list(blocks.values())
+
+
+def _free_paragraphs(report: Report) -> list[Unit]:
+    return [
+        Unit("\n".join(ln.text for ln in block), block[0].number, None, False)
+        for block in _free_blocks(report)
+    ]
+
+
+def _loose_units(report: Report) -> list[Unit]:
+    """Labelled paragraphs or items outside every field and part ("(a) dtype: ...", "(b)
+    device: ...") in a report that gives its hypotheses no heading."""
     out = [
         unit
-        for block in blocks.values()
+        for block in _free_blocks(report)
         if _marker(block[0].text) is not None
         for unit in split_units(tuple(block), "", block[0].number)
     ]
@@ -253,7 +281,7 @@ def _hypotheses(report: Report) -> list[Hypothesis]:
     rows = _table_pairs(report)
     in_tables = {unit.line for unit, _ in rows}
     for unit in [u for whole in _units(report, "hypotheses") for u in _alternatives(whole)]:
-        if unit.line in in_tables or _TEST_LABEL.match(unit.text):
+        if unit.line in in_tables or _is_test_unit(unit):
             continue
         claim, test = split_test(unit.text)
         found.append((unit, claim, test))
@@ -281,14 +309,25 @@ _TEST_LABEL = re.compile(
 )
 
 
+def _is_test_unit(unit: Unit) -> bool:
+    """Among the hypotheses, a test: labelled as one ("E1 - ..."), or one run that says
+    which outcome confirms which hypothesis ("If ..., it's H1 and H2 is out")."""
+    return bool(_TEST_LABEL.match(unit.text)) or (
+        len(references(unit.text)) >= 2 and is_test(unit.text)
+    )
+
+
 def tests(report: Report) -> list[Test]:
     """The experiments written apart from their hypotheses ("Experiments", "Test H2: ...",
     "E2 - ..." below H2)."""
     out = []
-    units = [u for u in _units(report, "hypotheses") if _TEST_LABEL.match(u.text)]
+    units = [u for u in _units(report, "hypotheses") if _is_test_unit(u)]
     units += [
         piece for u in _units(report, "experiments") for piece in _alternatives(u, "experiments")
     ]
+    # a paragraph under no heading that says which outcome confirms which hypothesis ("That
+    # single run decides between them. If ..., it's H1 and H2 is out.")
+    units += [u for u in _free_paragraphs(report) if references(u.text)]
     for unit in units:
         if is_test(unit.text):
             refs = tuple(references(unit.text))

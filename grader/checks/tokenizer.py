@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from grader.checks.common import carries_subject, line_sentences
+import re
+
+from grader.checks.common import carries_subject, footnote_refs, footnotes, line_sentences
 from grader.checks.registry import Context, Evidence, Verdict, check
-from grader.report.language import is_keyword_list, mentions, names
+from grader.report.language import has, is_keyword_list, mentions, names
 
 
 @check("tokenizer-outside-gpu")
@@ -30,15 +32,17 @@ def tokenizer_outside_gpu(ctx: Context) -> Verdict:
     cpu_half: Evidence | None = None
     latency_half: Evidence | None = None
     cpu_named = latency_named = False
+    notes = footnotes(ctx.report)
+    titled = False  # the line before was a title naming the tokenizer ("Q: Tokenizer?")
     for tl in ctx.report.text_lines:
-        carried = False
-        for sentence in line_sentences(tl.text):
+        carried, titled = titled, _title_of_tokenizer(tl.text)
+        for sentence, note in _with_footnotes(line_sentences(tl.text), notes):
             if is_keyword_list(sentence):
                 carried = False
                 continue
             own = bool(mentions("tokenizer", sentence))
             other = names("math", sentence) or names("movement", sentence)
-            about = own or (carried and carries_subject(sentence) and not other)
+            about = own or ((carried or note) and carries_subject(sentence) and not other)
             carried = about
             if not about:
                 continue
@@ -65,3 +69,22 @@ def tokenizer_outside_gpu(ctx: Context) -> Verdict:
         )
         return Verdict.no(said, f"half the point: never says {missing}")
     return Verdict.no(None, "looked for tokenizer.encode as CPU-side work adding to latency; none")
+
+
+_TITLE_END = re.compile(r"[?:]\s*$")
+
+
+def _title_of_tokenizer(text: str) -> bool:
+    """A short line that names the tokenizer as what follows is about ("Tokenizer?",
+    "On the tokenizer:")."""
+    return len(text.split()) <= 6 and bool(_TITLE_END.search(text)) and has("tokenizer", text)
+
+
+def _with_footnotes(sentences: tuple[str, ...], notes: dict[str, str]) -> list[tuple[str, bool]]:
+    """Each sentence, followed by the text of each footnote it refers to ("host-only.[3]"),
+    which goes on speaking of the sentence's subject."""
+    out: list[tuple[str, bool]] = []
+    for sentence in sentences:
+        out.append((sentence, False))
+        out += [(notes[n], True) for n in footnote_refs(sentence) if n in notes]
+    return out

@@ -198,14 +198,34 @@ def is_keyword_list(text: str) -> bool:
     Such lines name concepts without saying anything about them, so they never count as a
     diagnosis, an explanation or a proposal: keyword stuffing earns nothing.
     """
-    body = text.split(":", 1)[1] if has("glossary_lead", text) and ":" in text else text
     if has("glossary_lead", text):
         return True
-    items = [i.strip() for i in _LIST_SEPARATOR.split(body) if i.strip()]
-    if len(items) < 5:
+    items = [i.strip() for i in _LIST_SEPARATOR.split(text) if i.strip()]
+    if len(items) >= 5:
+        short = sum(1 for i in items if len(i.split()) <= 3)
+        return short / len(items) >= 0.8
+    return _term_run(text)
+
+
+# A run of terms with no separators at all ("copy_ 61% 7B decode bf16 fp32 dtype device
+# movement .to() .cpu() H2D memcpy ..."): long, no word that builds a sentence, no clause
+# mark, and terms of several of the course's concepts side by side.
+_GRAMMAR = re.compile(
+    r"\b(?:the|a|an|is|are|was|were|be|of|to|and|in|on|for|it|that|this|with|by|as|at|from|"
+    r"so|because|but|or|if|then|than|which|i|we|you|they|can|could|would|should|will|do|"
+    r"does|has|have)\b",
+    re.IGNORECASE,
+)
+_CLAUSE_MARK = re.compile(r"[,;|→=—–]|(?<!:):(?!:)|\.(?=\s|$)")
+_TERM_CONCEPTS = ("movement", "dtype_or_device", "attention_kernel", "locate", "latency", "math")
+
+
+def _term_run(text: str) -> bool:
+    words = text.split()
+    plain = " ".join(w for w in words if w.isalpha())  # ".to()" is a name, not the word "to"
+    if len(words) < 12 or _GRAMMAR.search(plain) or _CLAUSE_MARK.search(text):
         return False
-    short = sum(1 for i in items if len(i.split()) <= 3)
-    return short / len(items) >= 0.8
+    return sum(has(c, text) for c in _TERM_CONCEPTS) >= 4
 
 
 def strip_asides(text: str) -> str:

@@ -22,7 +22,7 @@ from grader.report.patterns import Pattern, hoist_boundary
 _LEAD = re.compile(r"^[\w*_`'’ /&+-]{1,40}?:\s")
 # A unit's label: H1, Hyp. 2, E1, (a), (ii), a), 2.
 _MARKER = re.compile(
-    r"^\s*(?:\(?(?:h|hyp(?:othesis)?\.?\s*|e|exp(?:eriment)?\.?\s*)\s*(\d)\)?\b"
+    r"^\s*(?:\(?(?:h|hyp(?:othesis)?\.?\s*|(?:e|exp(?:eriment)?\.?|test)\s*(?:for\s+)?h?)\s*(\d)\)?\b"
     r"|\((i{1,3}|iv|vi{0,3}|[a-h1-9])\)|(i{1,3}|iv|[a-h1-9])[.)]\s)",
     re.IGNORECASE,
 )
@@ -75,8 +75,9 @@ class Section:
 
 
 # What is left of a lead before its separator ("Hypotheses (two):" -> "(two):").
-_LEAD_TAIL = re.compile(r"^[^:—–-]{0,40}?(?:[:—–-]|\.(?=\s))\s*")
-_SEPARATOR = re.compile(r"[:—–-]|\.\s")
+# A lead's separator: a colon (not the "::" of "aten::slice"), a dash, or a full stop.
+_LEAD_TAIL = re.compile(r"^(?:[^:—–-]|::){0,40}?(?:(?<!:):(?!:)|[—–-]|\.(?=\s))\s*")
+_SEPARATOR = re.compile(r"(?<!:):(?!:)|[—–-]|\.\s")
 
 
 @cache
@@ -160,10 +161,13 @@ def find_sections(lines: list[Line], field_lines: set[tuple[int, int]]) -> dict[
             found = None  # "-> check: ..." under a hypothesis is that hypothesis's test
         if (
             not found
-            and inside not in ("hypotheses", "experiments")
             and _HYPOTHESIS_START.match(line.text)
+            and (
+                inside not in ("hypotheses", "experiments")
+                or (inside == "experiments" and len(line.text.split()) <= 2)
+            )
         ):
-            found = ("hypotheses", line.text)  # "H1 fp32 casts ..." opens the hypotheses
+            found = ("hypotheses", line.text)  # "H1 fp32 casts ...", or "H2?" after tests
         if found:
             close()
             current, body = (found[0], line, found[1]), []
