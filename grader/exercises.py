@@ -12,7 +12,7 @@ from grader.errors import GraderError, Location
 from grader.paths import data_dir
 from grader.suggest import did_you_mean
 from grader.tables import Table, parse_table
-from grader.yamlload import load_yaml, node_line
+from grader.yamlload import load_yaml, node_line, once_per_file
 
 SCHEMA = "exercise.schema.json"
 
@@ -73,6 +73,11 @@ def _own_rubric(data: dict[str, Any], root: yaml.Node | None, path: Path) -> Pat
 
 
 def load_exercise(path: Path) -> Exercise:
+    """An exercise file, loaded and validated once per process while it is unchanged."""
+    return once_per_file("exercise", path, _load_exercise)
+
+
+def _load_exercise(path: Path) -> Exercise:
     checked: list[tuple[Table, Path | None]] = []
 
     def check(data: dict[str, Any], root: yaml.Node | None) -> None:

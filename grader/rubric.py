@@ -9,7 +9,7 @@ from typing import Any
 
 from grader.errors import GraderError, Location
 from grader.paths import data_dir
-from grader.yamlload import load_yaml, package_data
+from grader.yamlload import load_yaml, once_per_file, package_data
 
 SCHEMA = "rubric.schema.json"
 
@@ -46,6 +46,11 @@ class Rubric:
 
 
 def load_rubric(path: Path) -> Rubric:
+    """A rubric file, loaded and checked once per process while it is unchanged."""
+    return once_per_file("rubric", path, _load_rubric)
+
+
+def _load_rubric(path: Path) -> Rubric:
     from grader.checks.registry import load_all
 
     data, _ = load_yaml(path, SCHEMA)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 
@@ -199,3 +199,22 @@ def _validate(data: Any, schema_name: str, file: str, root: yaml.Node | None) ->
         allowed = sorted(best.schema.get("properties", {}))
         message += f"; allowed keys: {', '.join(allowed)}"
     raise GraderError(message, Location(file, _yaml_path(parts), line=node_line(root, parts)))
+
+
+_LOADED: dict[tuple[str, str, int, int], Any] = {}
+T = TypeVar("T")
+
+
+def once_per_file(kind: str, path: Path, build: Callable[[Path], T]) -> T:
+    """``build(path)``, remembered for this process while the file is unchanged (same
+    modification time and size): a batch grading thousands of reports against one exercise
+    and one rubric reads, parses and validates each once."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return build(path)  # build() names the file in its error
+    key = (kind, os.path.realpath(path), info.st_mtime_ns, info.st_size)
+    if key not in _LOADED:
+        _LOADED[key] = build(path)
+    value: T = _LOADED[key]
+    return value

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from grader import yamlload
 from grader.errors import GraderError
 from grader.exercises import list_exercises, load_exercise
 from tests.cli_run import grade
@@ -87,6 +88,7 @@ def test_cli_json_never_sees_the_bad_values(name: str):
 @pytest.fixture
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(yamlload, "_LOADED", {})  # files read in this process, read again
     return tmp_path / "cache" / "triage-grader" / "valid"
 
 

@@ -285,24 +285,30 @@ def find_claim(
     """The first statement that ``bottleneck`` limits this run (this part, not another),
     unless the sentence takes it back for ``expected`` ("looks compute-bound at first, but
     actually the copies are the problem")."""
+    return _claims(report, exercise_id, expected).get(bottleneck)
+
+
+def _claims(report: Report, exercise_id: str, expected: str | None) -> dict[str, Sentence]:
+    """The first claim of each class, found in one reading of the report."""
     return report.remember(
-        ("claim", bottleneck, exercise_id, expected),
-        lambda: _find_claim(report, bottleneck, exercise_id, expected),
+        ("claims", exercise_id, expected), lambda: _scan_claims(report, exercise_id, expected)
     )
 
 
-def _find_claim(
-    report: Report, bottleneck: str, exercise_id: str, expected: str | None
-) -> Sentence | None:
+def _scan_claims(report: Report, exercise_id: str, expected: str | None) -> dict[str, Sentence]:
+    found: dict[str, Sentence] = {}
     for s in diagnosis_sentences(report):
+        if not _CLAIM_WORDS.search(s.text):
+            continue
         if expected is not None and retracted(s.text, expected):
             continue
         for piece in parts(s.text):
             if not _CLAIM_WORDS.search(piece) or about_other_part(piece, exercise_id):
                 continue
-            if claims_class(piece, bottleneck):
-                return Sentence(piece.strip(), s.line)
-    return None
+            for bottleneck in CLASSES:
+                if bottleneck not in found and claims_class(piece, bottleneck):
+                    found[bottleneck] = Sentence(piece.strip(), s.line)
+    return found
 
 
 _COMMA = re.compile(r",\s+")
