@@ -27,9 +27,12 @@ def split_parts(text: str) -> dict[str, str]:
     gives nothing.
     """
     lines = text.split("\n")
-    starts = [
-        (text.count("\n", 0, m.start()), m.group(1).upper()) for m in _PART_HEADING.finditer(text)
-    ]
+    starts: list[tuple[int, str]] = []  # (line index, letter)
+    line, counted = 0, 0
+    for m in _PART_HEADING.finditer(text):
+        line += text.count("\n", counted, m.start())  # counted once: no rescan per heading
+        counted = m.start()
+        starts.append((line, m.group(1).upper()))
     owner = [""] * len(lines)
     for n, (start, letter) in enumerate(starts):
         end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)

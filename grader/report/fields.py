@@ -73,17 +73,20 @@ class Field:
     @cached_property
     def value(self) -> str:
         """The value's lines, a hard-wrapped sentence joined back into one line."""
-        out: list[str] = []
+        out: list[list[str]] = []
+        ends = False  # does the last line of ``out`` end a sentence (read on its last piece)?
         previous: Line | None = None
         for line in self.value_lines:
             new = _NEW_ITEM.match(line.text)
             wrapped = previous is not None and previous.block == line.block
-            if out and wrapped and not new and not _ENDS_SENTENCE.search(out[-1]):
-                out[-1] += " " + line.text
+            if out and wrapped and not new and not ends:
+                out[-1].append(line.text)
+                ends = bool(_ENDS_SENTENCE.search(line.text)) if line.text.strip() else ends
             else:
-                out.append(line.text)
+                out.append([line.text])
+                ends = bool(_ENDS_SENTENCE.search(line.text))
             previous = line
-        return "\n".join(out)
+        return "\n".join(" ".join(pieces) for pieces in out)
 
     @property
     def substantive(self) -> bool:

@@ -9,6 +9,7 @@ strictly after the current work ("only once the casts are gone would I look at a
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from functools import cache, lru_cache
 from typing import Any
@@ -115,31 +116,70 @@ def clauses(text: str) -> list[str]:
     return [c.strip() for c in _CLAUSE.split(text) if c and c.strip()]
 
 
+# No clause mark, with the characters its match looks at, is longer than this; so a scan
+# that stops at a position finds the same marks as a scan of the whole text, up to this
+# many characters before it.
+_MARK_REACH = 64
+
+
+@lru_cache(maxsize=4096)
+def _clause_marks(text: str) -> tuple[list[int], list[int], list[int]]:
+    """The clause marks of ``text``, found once: (starts, ends) of the marks a scan from
+    the start finds, and every position where a mark could start (for searches that begin
+    in the middle).  Each mention's clause is then a bisection, not a rescan of the text
+    before it: a line with thousands of mentions costs a line, not a square."""
+    starts: list[int] = []
+    ends: list[int] = []
+    for m in _CLAUSE.finditer(text):
+        starts.append(m.start())
+        ends.append(m.end())
+    anywhere: list[int] = []
+    found = _CLAUSE.search(text)
+    while found is not None:
+        anywhere.append(found.start())
+        found = _CLAUSE.search(text, found.start() + 1)
+    return starts, ends, anywhere
+
+
 def clause_start(text: str, pos: int) -> int:
-    """Where the clause holding ``pos`` starts."""
-    start = 0
-    for m in _CLAUSE.finditer(text, 0, pos):
+    """Where the clause holding ``pos`` starts: the end of the last mark before it."""
+    starts, ends, _ = _clause_marks(text)
+    i = bisect_right(starts, pos - _MARK_REACH)
+    start = ends[i - 1] if i else 0
+    # The last few marks, as a scan that stops at pos sees them (it agrees with the whole
+    # scan before pos - _MARK_REACH, so it may resume there).
+    for m in _CLAUSE.finditer(text, max(start, pos - _MARK_REACH + 1), pos):
         start = m.end()
     return start
 
 
 def clause_end(text: str, pos: int) -> int:
-    """Where the clause holding ``pos`` ends."""
-    m = _CLAUSE.search(text, pos)
-    return m.start() if m else len(text)
+    """Where the clause holding ``pos`` ends: the first mark at or after it."""
+    anywhere = _clause_marks(text)[2]
+    i = bisect_left(anywhere, pos)
+    return anywhere[i] if i < len(anywhere) else len(text)
+
+
+# A negation cue is read within a few words of a mention, so its clause is read at most
+# this many characters either side of it: in a text with no clause marks, each mention
+# costs a few hundred characters, not the whole text.
+NEGATION_REACH = 200
 
 
 def negated(text: str, start: int, end: int, window: int = 8, after: bool = True) -> bool:
     """Is the mention at text[start:end] negated, by a cue before it in its clause (within
     ``window`` words) or by a verdict after it ("... is the wrong next experiment")?"""
-    before = text[clause_start(text, start) : start]
+    before = text[max(clause_start(text, start), start - NEGATION_REACH) : start]
     # "not model math and probably should not be there": a cue before a conjunction that
     # opens a new predicate belongs to the phrase it stands in, not to the one after it.
     before = _CONJUNCTION.split(before)[-1]
     words = before.split()[-window:]
     if concept("negation_before").search(" ".join(words)):
         return True
-    return after and bool(concept("negation_after").search(text[end : clause_end(text, end)]))
+    if not after:
+        return False
+    tail = text[end : min(clause_end(text, end), end + NEGATION_REACH)]
+    return bool(concept("negation_after").search(tail))
 
 
 def conditional_after(sentence: str) -> bool:

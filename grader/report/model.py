@@ -124,20 +124,28 @@ def _join_wrapped(lines: list[TextLine], doc: list[Line]) -> list[TextLine]:
 
     A line continues the one before it when both are in the same block and part, the first
     does not end a sentence, and the second does not open a new one (a capital or a marker):
-    "... 35 ms of movement" / "that should not be there".
+    "... 35 ms of movement" / "that should not be there".  Whether a joined line ends a
+    sentence is decided by its last piece with any text, so each line is read once.
     """
     block_of = {ln.number: ln.block for ln in doc}
-    out: list[TextLine] = []
+    groups: list[list[TextLine]] = []
+    ends = False  # does the current group's text end a sentence?
     for tl in lines:
-        prev = out[-1] if out else None
+        head = groups[-1][0] if groups else None
         if (
-            prev is not None
-            and prev.where == tl.where
-            and block_of.get(prev.number) == block_of.get(tl.number)
-            and not _WRAP_END.search(prev.text)
+            head is not None
+            and head.where == tl.where
+            and block_of.get(head.number) == block_of.get(tl.number)
+            and not ends
             and not _NEW_START.match(tl.text)
         ):
-            out[-1] = TextLine(prev.number, f"{prev.text} {tl.text}", prev.where)
+            groups[-1].append(tl)
+            if tl.text.strip():
+                ends = bool(_WRAP_END.search(tl.text))
         else:
-            out.append(tl)
-    return out
+            groups.append([tl])
+            ends = bool(_WRAP_END.search(tl.text))
+    return [
+        g[0] if len(g) == 1 else TextLine(g[0].number, " ".join(t.text for t in g), g[0].where)
+        for g in groups
+    ]

@@ -221,17 +221,23 @@ def _ends(current: tuple[str, Line, str], line: Line, body: list[Line]) -> bool:
 def split_units(lines: tuple[Line, ...], lead_rest: str, lead_line: int) -> list[Unit]:
     """Units of a part: list items, or marked lines, or paragraphs."""
     units: list[Unit] = []
+    texts: list[list[str]] = []  # each unit's lines, joined once at the end
     if lead_rest and (_MARKER.match(lead_rest) or len(lead_rest.split()) >= 2):
         units.append(Unit(lead_rest, lead_line, _marker(lead_rest), False))
+        texts.append([lead_rest])
     for line in lines:
         starts_new = (line.kind == "item" and line.first and line.level <= 1) or (
             line.kind != "item" and (bool(_MARKER.match(line.text)) or line.first)
         )
         if starts_new or not units:
             units.append(Unit(line.text, line.number, _marker(line.text), line.kind == "item"))
+            texts.append([line.text])
         else:
-            last = units[-1]
-            units[-1] = Unit(last.text + "\n" + line.text, last.line, last.marker, last.from_list)
+            texts[-1].append(line.text)
+    units = [
+        u._replace(text="\n".join(t)) if len(t) > 1 else u
+        for u, t in zip(units, texts, strict=True)
+    ]
     return [piece for u in units if u.text.strip() for piece in _split_inline(u)]
 
 

@@ -1,0 +1,173 @@
+"""Hostile reports: every pass over a report is linear.
+
+Issue 12 item 3.  The guards below are not speed measurements (bench/worst_case.py
+prints those): each runs a pass on an input large enough that a quadratic pass would take
+minutes, under a deadline that a linear one meets many times over, so a pass that turns
+quadratic again fails here instead of hanging a batch.  Where a pass was rewritten, a
+property test checks that it gives what the old one gave, so no verdict moves.
+"""
+
+from __future__ import annotations
+
+import re
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grader.parts import split_parts
+from grader.report import language
+from grader.report.document import Line
+from grader.report.fields import Field, field_specs
+from grader.report.model import TextLine, _join_wrapped
+from grader.report.sections import split_units
+
+
+@contextmanager
+def deadline(seconds: int) -> Iterator[None]:
+    def expired(signum: int, frame: object) -> None:
+        raise TimeoutError(f"still running after {seconds} s: a pass is no longer linear")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+# --- hard-wrapped lines are joined in one pass ------------------------------------------
+
+_WRAP_END = re.compile(r"[.!?:]\s*$")
+_NEW_START = re.compile(r"^(?:[A-Z]|\(?[a-h1-9]\)|[-*•]|->|→)")
+
+
+def _join_wrapped_before(lines: list[TextLine], doc: list[Line]) -> list[TextLine]:
+    """The join as it was (quadratic): the reference the linear one must agree with."""
+    block_of = {ln.number: ln.block for ln in doc}
+    out: list[TextLine] = []
+    for tl in lines:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and prev.where == tl.where
+            and block_of.get(prev.number) == block_of.get(tl.number)
+            and not _WRAP_END.search(prev.text)
+            and not _NEW_START.match(tl.text)
+        ):
+            out[-1] = TextLine(prev.number, f"{prev.text} {tl.text}", prev.where)
+        else:
+            out.append(tl)
+    return out
+
+
+WORDS = st.sampled_from(["x", "copies", "Then", "end.", "so:", "(a) y", "- z", "", " ", "a!  "])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.tuples(WORDS, st.integers(0, 2), st.sampled_from(["body", "top_cuda"]))))
+def test_joining_wrapped_lines_gives_what_the_old_join_gave(rows):
+    lines = [TextLine(i + 1, text, where) for i, (text, _, where) in enumerate(rows)]
+    doc = [Line(i + 1, text, "paragraph", block=block) for i, (text, block, _) in enumerate(rows)]
+    assert _join_wrapped(lines, doc) == _join_wrapped_before(lines, doc)
+
+
+def test_a_paragraph_of_100000_lines_is_joined_in_one_pass():
+    lines = [TextLine(i + 1, "x", "body") for i in range(100_000)]
+    doc = [Line(i + 1, "x", "paragraph", block=1) for i in range(100_000)]
+    with deadline(10):
+        joined = _join_wrapped(lines, doc)
+    assert len(joined) == 1 and len(joined[0].text) == 199_999
+
+
+def test_a_field_value_of_100000_wrapped_lines_is_joined_in_one_pass():
+    spec = field_specs()[0][0]
+    value = tuple(Line(i + 2, "x", "paragraph", block=1) for i in range(100_000))
+    field = Field(spec, "Workload", 1, value, True)
+    with deadline(10):
+        assert len(field.value) == 199_999
+
+
+def test_a_unit_of_100000_lines_is_built_in_one_pass():
+    words = "x" * 40
+    lines = tuple(
+        Line(i + 2, words, "item", level=1, block=1, first=i == 0) for i in range(100_000)
+    )
+    with deadline(10):
+        units = split_units(lines, "", 1)
+    assert len(units) == 1 and units[0].text == "\n".join([words] * 100_000)
+
+
+def test_units_are_the_lines_they_were_built_from():
+    lines = (
+        Line(2, "H1 copies", "paragraph", block=1),
+        Line(3, "and casts", "paragraph", block=1, first=False),
+        Line(4, "(b) launches", "paragraph", block=2),
+    )
+    units = split_units(lines, "two of them", 1)
+    assert [(u.text, u.line, u.marker) for u in units] == [
+        ("two of them", 1, None),
+        ("H1 copies\nand casts", 2, "1"),
+        ("(b) launches", 4, "b"),
+    ]
+
+
+def test_a_file_of_100000_part_headings_is_split_in_one_pass():
+    text = "## Part A\nWorkload: x\n" * 50_000
+    with deadline(10):
+        parts = split_parts(text)
+    assert list(parts) == ["partA"]
+
+
+# --- a mention's clause is found without rescanning the text before it -----------------
+
+
+def _clause_start_before(text: str, pos: int) -> int:
+    start = 0
+    for m in language._CLAUSE.finditer(text, 0, pos):
+        start = m.end()
+    return start
+
+
+def _clause_end_before(text: str, pos: int) -> int:
+    m = language._CLAUSE.search(text, pos)
+    return m.start() if m else len(text)
+
+
+CLAUSE_PIECES = st.sampled_from(
+    [" ", "a", "so", "also", "but", "and then", "which", ",", ", ", " - ", " -> ", "→", ";",
+     "(", ")", "—", "x" * 70, "whereas", "sol", "\n"]
+)  # fmt: skip
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(CLAUSE_PIECES, max_size=40).map("".join), st.data())
+def test_clause_bounds_are_what_a_scan_from_the_start_finds(text, data):
+    pos = data.draw(st.integers(0, len(text)))
+    language._clause_marks.cache_clear()
+    assert language.clause_start(text, pos) == _clause_start_before(text, pos)
+    assert language.clause_end(text, pos) == _clause_end_before(text, pos)
+
+
+def test_a_line_of_thousands_of_mentions_finds_each_clause_in_one_pass():
+    text = "Top CUDA time: " + "the copies are not the problem (maybe) " * 2150  # 84 KB
+    positions = [m.start() for m in re.finditer("copies", text)]
+    with deadline(10):
+        for _ in range(5):
+            language._clause_marks.cache_clear()
+            starts = [language.clause_start(text, p) for p in positions]
+            ends = [language.clause_end(text, p) for p in positions]
+    assert starts[1] == text.index("(maybe)") + len("(maybe)")
+    assert ends[1] == text.index("(", starts[1])
+
+
+def test_negation_is_read_near_a_mention_in_a_clause_without_marks():
+    text = "compute-bound " * 40_000  # 560 KB, one clause
+    with deadline(10):
+        found = list(language.unnegated(language.claim("compute-bound"), text))
+    assert len(found) == 40_000
+    negated = "not " * 10 + "compute-bound"
+    assert language.negated(negated, negated.index("compute"), len(negated))
