@@ -1,4 +1,4 @@
-"""Hostile reports: every pass over a report is linear.
+"""Hostile reports: every pass over a report is linear, and a report has bounded structure.
 
 Issue 12 item 3.  The guards below are not speed measurements (bench/worst_case.py
 prints those): each runs a pass on an input large enough that a quadratic pass would take
@@ -13,16 +13,20 @@ import re
 import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from grader.errors import GraderError
 from grader.parts import split_parts
-from grader.report import language
-from grader.report.document import Line
+from grader.report import bounds, language
+from grader.report.document import Line, parse_document
 from grader.report.fields import Field, field_specs
-from grader.report.model import TextLine, _join_wrapped
+from grader.report.model import Report, TextLine, _join_wrapped
 from grader.report.sections import split_units
+from tests.cli_run import grade
 
 
 @contextmanager
@@ -171,3 +175,46 @@ def test_negation_is_read_near_a_mention_in_a_clause_without_marks():
     assert len(found) == 40_000
     negated = "not " * 10 + "compute-bound"
     assert language.negated(negated, negated.index("compute"), len(negated))
+
+
+# --- a report has bounded structure -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("x\n" * 100_000, "has 100,000 lines; a report may have at most 10,000"),
+        ("copies " * 40_000, "has 40,000 words; a report may have at most 20,000"),
+        ("[" * 100_000, "has 100,000 markdown markup characters (* _ ` [ \\); a report may"),
+        (
+            "|" + "a|" * 300 + "\n|" + "-|" * 300 + "\n" + ("|" + "x|" * 300 + "\n") * 200,
+            "has more than 50,000 markdown elements (paragraphs, list items, table cells)",
+        ),
+    ],
+    ids=["lines", "words", "markup", "elements"],
+)
+def test_a_report_with_more_structure_than_a_report_has_is_refused(
+    tmp_path: Path, text: str, message: str
+):
+    path = tmp_path / "r.md"
+    path.write_text(text)
+    with deadline(10):
+        result = grade(str(path), "-e", "partA")
+    assert result.exit_code == 2
+    assert f"error: {path}: {message}" in result.output
+
+
+def test_the_bounds_are_far_above_any_real_report(root: Path):
+    for path in sorted((root / "submissions").glob("*.md")):
+        text = path.read_text()
+        assert text.count("\n") * 100 < bounds.MAX_LINES
+        assert len(text.split()) * 50 < bounds.MAX_WORDS
+        assert len(parse_document(text)) * 100 < bounds.MAX_ELEMENTS
+
+
+def test_the_element_bound_stops_the_parse_early():
+    row = "|" + "x|" * 300 + "\n"
+    text = "|" + "a|" * 300 + "\n|" + "-|" * 300 + "\n" + row * 200
+    with pytest.raises(GraderError) as err:
+        Report.parse(text, "r.md")
+    assert str(err.value).startswith("r.md: has more than 50,000 markdown elements")

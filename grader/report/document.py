@@ -12,6 +12,8 @@ import re
 from functools import cache
 from typing import Any, NamedTuple
 
+from grader.report.bounds import check_text, parse_tokens
+
 MAX_BYTES = 1_000_000  # a report larger than this is refused: no learner writes 1 MB
 
 
@@ -94,8 +96,11 @@ def _clean(text: str) -> str:
 
 
 def parse_document(text: str) -> list[Line]:
-    """Lines of the report in order, each with its markdown context."""
-    tokens = parser_for(text).parse(text)
+    """Lines of the report in order, each with its markdown context.
+
+    A text with more structure than a report may have is refused (see ``bounds``)."""
+    check_text(text, _MARKUP)
+    tokens = parse_tokens(parser_for(text), text)
     lines: list[Line] = []
     list_stack: list[tuple[int, bool]] = []  # (list id, ordered)
     list_counter = 0

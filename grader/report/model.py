@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, NamedTuple, TypeVar
 
+from grader.errors import GraderError, Location
 from grader.report.document import Line, parse_document
 from grader.report.fields import Field, find_fields
 from grader.report.language import is_keyword_list
@@ -51,7 +52,10 @@ class Report:
 
     @classmethod
     def parse(cls, text: str, source: str = "<report>", warnings: tuple[str, ...] = ()) -> Report:
-        lines = relayout(parse_document(text))
+        try:
+            lines = relayout(parse_document(text))
+        except GraderError as exc:  # a text with too much structure: name its file
+            raise (exc if exc.location else exc.at(Location(source))) from None
         fields = find_fields(lines)
         in_fields = {key for f in fields.values() for key in f.lines}
         return cls(lines, fields, find_sections(lines, in_fields), source, warnings)
