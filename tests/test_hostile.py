@@ -1,6 +1,6 @@
 """Hostile reports: every pass over a report is linear, and a report has bounded structure.
 
-Issue 12 item 3.  The guards below are not speed measurements (bench/worst_case.py
+Issue 12 items 3 and 19.  The guards below are not speed measurements (bench/worst_case.py
 prints those): each runs a pass on an input large enough that a quadratic pass would take
 minutes, under a deadline that a linear one meets many times over, so a pass that turns
 quadratic again fails here instead of hanging a batch.  Where a pass was rewritten, a
@@ -26,6 +26,7 @@ from grader.report.document import Line, parse_document
 from grader.report.fields import Field, field_specs
 from grader.report.model import Report, TextLine, _join_wrapped
 from grader.report.sections import split_units
+from grader.tables.markdown import _ALIGN_ROW, parse_markdown
 from tests.cli_run import grade
 
 
@@ -175,6 +176,22 @@ def test_negation_is_read_near_a_mention_in_a_clause_without_marks():
     assert len(found) == 40_000
     negated = "not " * 10 + "compute-bound"
     assert language.negated(negated, negated.index("compute"), len(negated))
+
+
+# --- an alignment row is matched without backtracking ----------------------------------
+
+_ALIGN_ROW_BEFORE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.text(alphabet=" \t|:-x", max_size=30))
+def test_alignment_rows_are_those_the_old_expression_matched(line):
+    assert bool(_ALIGN_ROW.match(line)) == bool(_ALIGN_ROW_BEFORE.match(line))
+
+
+def test_an_alignment_row_followed_by_100000_spaces_is_refused_at_once():
+    with deadline(5), pytest.raises(GraderError, match="table header"):
+        parse_markdown("| op | cuda |\n|---" + " " * 100_000 + "x\n")
 
 
 # --- a report has bounded structure -----------------------------------------------------

@@ -7,7 +7,9 @@ import re
 from grader.errors import GraderError, Location
 from grader.tables.course import parse_course
 
-_ALIGN_ROW = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
+# Possessive quantifiers: no run of spaces is given back, so a row of dashes followed by a
+# long run of spaces and then anything else fails at once instead of in quadratic time.
+_ALIGN_ROW = re.compile(r"^\s*+\|?\s*+:?-{3,}+:?\s*+(?:\|\s*+:?-{3,}+:?\s*+)*+\|?\s*+$")
 
 
 def looks_like_markdown(text: str) -> bool:
