@@ -22,9 +22,25 @@ def grade_text(
     analysis: Analysis | None = None,
 ) -> GradeResult:
     report = Report.parse(text if text is not None else sub.text, sub.path, sub.warnings)
+    other = other_part_warning(sub, exercise.id)
+    if other:
+        report.warnings = (*report.warnings, other)
     if not report.fields:
         report.warnings = (*report.warnings, f"{sub.path}: no field of the five-line report found")
     return grade_report(report, exercise, rubric, analysis)
+
+
+def other_part_warning(sub: Submission, exercise_id: str) -> str | None:
+    """A warning when the file's own part headings name only other parts than the one it
+    is graded as (``--exercise partA`` over a class's Part B reports)."""
+    parts = split_parts(sub.text)
+    if not parts or exercise_id in parts:
+        return None
+    said = " and ".join(f"Part {key[-1]}" for key in parts)
+    return (
+        f"{sub.path}: its heading says {said}, but it was graded as {exercise_id} "
+        "(--exercise); is that the exercise meant?"
+    )
 
 
 def grade_parts(sub: Submission, exercise: Exercise | None) -> list[tuple[str, str]]:

@@ -268,3 +268,30 @@ def test_no_nul_or_escape_from_a_student_name_reaches_the_outputs(tmp_path: Path
         assert b"\x00" not in data and b"\x1b" not in data
     assert [r["student"] for r in csv.DictReader(out_csv.open())] == ["eve"]
 
+
+# --- which part a file says it is -------------------------------------------------------
+
+
+def test_a_batch_warns_per_file_graded_as_another_part_than_its_heading_says(tmp_path: Path):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name in ("s-a01.md", "s-b02.md", "s-c01.md"):
+        (folder / name).write_text((ROOT / "submissions" / name).read_text())
+    (folder / "both.md").write_text("## Part B\nWorkload: x\n\n## Part C\nWorkload: y\n")
+    out = tmp_path / "out.json"
+    result = grade("batch", str(folder), "-e", "partA", "--json", str(out))
+    assert result.exit_code == 0, result.output
+    warnings = {Path(r["file"]).name: r["warnings"] for r in json.loads(out.read_text())["reports"]}
+    assert not any("its heading says" in w for w in warnings["s-a01.md"])  # no part heading
+    assert f"{folder / 's-b02.md'}: its heading says Part B, but it was graded as partA" in (
+        " ".join(warnings["s-b02.md"])
+    )
+    assert any("its heading says Part B and Part C" in w for w in warnings["both.md"])
+
+
+def test_no_warning_when_the_part_graded_is_one_the_file_has(tmp_path: Path):
+    path = tmp_path / "r.md"
+    path.write_text("## Part A\nWorkload: x\n\n## Part B\nWorkload: y\n")
+    for exercise in ("partA", "partB"):
+        data = json.loads(grade(str(path), "-e", exercise, "-f", "json").output)
+        assert not any("its heading says" in w for w in data["warnings"])
