@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 from grader.analyzer import Analysis
@@ -12,6 +13,10 @@ from grader.parts import split_parts
 from grader.report.model import Report
 from grader.rubric import Rubric
 from grader.submission import Submission, read_submission
+
+# A file's parts are asked for twice (to pick what to grade, and to warn when the file says
+# it is another part): split once.  Read-only for callers.
+_parts_of = lru_cache(maxsize=8)(split_parts)
 
 
 def grade_text(
@@ -33,7 +38,7 @@ def grade_text(
 def other_part_warning(sub: Submission, exercise_id: str) -> str | None:
     """A warning when the file's own part headings name only other parts than the one it
     is graded as (``--exercise partA`` over a class's Part B reports)."""
-    parts = split_parts(sub.text)
+    parts = _parts_of(sub.text)
     if not parts or exercise_id in parts:
         return None
     said = " and ".join(f"Part {key[-1]}" for key in parts)
@@ -46,7 +51,7 @@ def other_part_warning(sub: Submission, exercise_id: str) -> str | None:
 def grade_parts(sub: Submission, exercise: Exercise | None) -> list[tuple[str, str]]:
     """(exercise id, text) pairs to grade: the chosen exercise's part of the file (or all of
     it), or else each ``## Part X`` of the file."""
-    parts = split_parts(sub.text)
+    parts = _parts_of(sub.text)
     if exercise is not None:
         return [(exercise.id, parts.get(exercise.id, sub.text))]
     if not parts:

@@ -13,15 +13,16 @@ import codecs
 import os
 import re
 import stat
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from grader.errors import GraderError, Location
 from grader.report.document import MAX_BYTES
 
 _FRONT = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.DOTALL)
 MAX_FRONT_MATTER = 4096  # characters: a name and a few keys take a few dozen
-MAX_FRONT_DEPTH = 8  # nested collections in the front matter
 MAX_STUDENT = 100  # characters of a student's name
 
 # C0 controls other than tab and newline, DEL and C1 controls: a terminal acts on them
@@ -185,8 +186,9 @@ def _strip_controls(text: str, file: str, warnings: list[str]) -> str:
 def _front_matter(source: str, file: str, warnings: list[str]) -> dict[str, object]:
     """The YAML front matter, when it is small, plain and valid; else nothing, said once.
 
-    Anchors and aliases are refused before anything is built (nested aliases expand
-    exponentially: a few hundred bytes can stand for gigabytes), and so is deep nesting.
+    Anchors and aliases are refused before anything is built: nested aliases expand
+    exponentially (a few hundred bytes can stand for gigabytes).  The size cap keeps
+    libyaml's scan, quadratic in open brackets, short; libyaml limits nesting itself.
     """
     if len(source) > MAX_FRONT_MATTER:
         warnings.append(
@@ -199,9 +201,8 @@ def _front_matter(source: str, file: str, warnings: list[str]) -> dict[str, obje
     from grader.yamlload import SAFE_LOADER
 
     try:
-        refused = _refused_yaml(yaml.parse(source, Loader=SAFE_LOADER))
-        if refused:
-            warnings.append(f"{file}: front matter {refused}; ignored")
+        if ("&" in source or "*" in source) and _has_anchors(yaml.parse(source, SAFE_LOADER)):
+            warnings.append(f"{file}: front matter uses YAML anchors or aliases (& or *); ignored")
             return {}
         loaded = yaml.load(source, Loader=SAFE_LOADER)  # noqa: S506 - a safe loader
     except yaml.YAMLError:
@@ -222,21 +223,12 @@ def _front_matter(source: str, file: str, warnings: list[str]) -> dict[str, obje
     return front
 
 
-def _refused_yaml(events: object) -> str | None:
-    """Why a stream of YAML events is refused (aliases, anchors, deep nesting), or None."""
+def _has_anchors(events: Iterable[Any]) -> bool:
+    """Does a stream of YAML events hold an anchor or an alias?  Read before anything is
+    built: an alias is expanded only when the document is constructed."""
     import yaml
 
-    depth = 0
-    for event in events:  # type: ignore[attr-defined]
-        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
-            return "uses YAML anchors or aliases (& or *)"
-        if isinstance(event, yaml.CollectionStartEvent):
-            depth += 1
-            if depth > MAX_FRONT_DEPTH:
-                return f"is nested more than {MAX_FRONT_DEPTH} levels deep"
-        elif isinstance(event, yaml.CollectionEndEvent):
-            depth -= 1
-    return None
+    return any(isinstance(e, yaml.AliasEvent) or getattr(e, "anchor", None) for e in events)
 
 
 def _name_problem(value: object) -> str | None:

@@ -152,9 +152,12 @@ CLAUSE_PIECES = st.sampled_from(
 @given(st.lists(CLAUSE_PIECES, max_size=40).map("".join), st.data())
 def test_clause_bounds_are_what_a_scan_from_the_start_finds(text, data):
     pos = data.draw(st.integers(0, len(text)))
+    reach = data.draw(st.integers(0, 120))
     language._clause_marks.cache_clear()
+    language._mark_positions.cache_clear()
     assert language.clause_start(text, pos) == _clause_start_before(text, pos)
     assert language.clause_end(text, pos) == _clause_end_before(text, pos)
+    assert language.clause_end(text, pos, reach) == min(_clause_end_before(text, pos), pos + reach)
 
 
 def test_a_line_of_thousands_of_mentions_finds_each_clause_in_one_pass():
@@ -163,6 +166,7 @@ def test_a_line_of_thousands_of_mentions_finds_each_clause_in_one_pass():
     with deadline(10):
         for _ in range(5):
             language._clause_marks.cache_clear()
+            language._mark_positions.cache_clear()
             starts = [language.clause_start(text, p) for p in positions]
             ends = [language.clause_end(text, p) for p in positions]
     assert starts[1] == text.index("(maybe)") + len("(maybe)")

@@ -123,27 +123,33 @@ _MARK_REACH = 64
 
 
 @lru_cache(maxsize=4096)
-def _clause_marks(text: str) -> tuple[list[int], list[int], list[int]]:
-    """The clause marks of ``text``, found once: (starts, ends) of the marks a scan from
-    the start finds, and every position where a mark could start (for searches that begin
-    in the middle).  Each mention's clause is then a bisection, not a rescan of the text
-    before it: a line with thousands of mentions costs a line, not a square."""
+def _clause_marks(text: str) -> tuple[list[int], list[int]]:
+    """The (starts, ends) of the clause marks a scan of ``text`` from its start finds, found
+    once: each mention's clause start is then a bisection, not a rescan of the text before
+    it (a line with thousands of mentions costs a line, not a square)."""
     starts: list[int] = []
     ends: list[int] = []
     for m in _CLAUSE.finditer(text):
         starts.append(m.start())
         ends.append(m.end())
-    anywhere: list[int] = []
+    return starts, ends
+
+
+@lru_cache(maxsize=1024)
+def _mark_positions(text: str) -> list[int]:
+    """Every position where a clause mark starts (a search from the middle of the text may
+    find marks that overlap the ones a scan from the start finds)."""
+    out: list[int] = []
     found = _CLAUSE.search(text)
     while found is not None:
-        anywhere.append(found.start())
+        out.append(found.start())
         found = _CLAUSE.search(text, found.start() + 1)
-    return starts, ends, anywhere
+    return out
 
 
 def clause_start(text: str, pos: int) -> int:
     """Where the clause holding ``pos`` starts: the end of the last mark before it."""
-    starts, ends, _ = _clause_marks(text)
+    starts, ends = _clause_marks(text)
     i = bisect_right(starts, pos - _MARK_REACH)
     start = ends[i - 1] if i else 0
     # The last few marks, as a scan that stops at pos sees them (it agrees with the whole
@@ -153,11 +159,17 @@ def clause_start(text: str, pos: int) -> int:
     return start
 
 
-def clause_end(text: str, pos: int) -> int:
-    """Where the clause holding ``pos`` ends: the first mark at or after it."""
-    anywhere = _clause_marks(text)[2]
-    i = bisect_left(anywhere, pos)
-    return anywhere[i] if i < len(anywhere) else len(text)
+def clause_end(text: str, pos: int, reach: int | None = None) -> int:
+    """Where the clause holding ``pos`` ends: the first mark at or after it; with ``reach``,
+    at most that many characters after ``pos`` (only so much of the text is read)."""
+    if reach is not None:
+        # A mark found before pos + reach is found alike in the whole text: no mark, with
+        # what it looks at, is longer than _MARK_REACH.
+        m = _CLAUSE.search(text, pos, pos + reach + _MARK_REACH)
+        return min(m.start(), pos + reach) if m else min(len(text), pos + reach)
+    positions = _mark_positions(text)
+    i = bisect_left(positions, pos)
+    return positions[i] if i < len(positions) else len(text)
 
 
 # A negation cue is read within a few words of a mention, so its clause is read at most
@@ -178,7 +190,7 @@ def negated(text: str, start: int, end: int, window: int = 8, after: bool = True
         return True
     if not after:
         return False
-    tail = text[end : min(clause_end(text, end), end + NEGATION_REACH)]
+    tail = text[end : clause_end(text, end, NEGATION_REACH)]
     return bool(concept("negation_after").search(tail))
 
 
