@@ -116,7 +116,7 @@ def test_csv_cells_are_never_formulas(tmp_path: Path):
     report(folder, "+b.md")
     report(folder, "-c.md")
     report(folder, "@d.md")
-    report(folder, "e.md", student="\tTab")
+    report(folder, "\tTab.md")  # a name from front matter is plain (tests/test_submission.py)
     out = tmp_path / "out.csv"
     assert batch(str(folder), "-e", "partA", "--csv", str(out)).exit_code == 0
     cells = [v for r in rows_of(out) for k, v in r.items() if k in ("student", "file")]
@@ -130,9 +130,11 @@ def test_odd_file_and_student_names_never_stop_the_outputs(tmp_path: Path):
     folder.mkdir()
     latin = os.fsdecode(os.fsencode(str(folder)) + b"/caf\xe9.md")
     shutil.copy(SUBMISSIONS / "s-a01.md", latin)
-    report(folder, "long.md", student="x" * 300)
+    # A student name from front matter is a plain string of at most 100 characters
+    # (tests/test_submission.py); longer or odd names come from file names.
+    report(folder, "x" * 240 + ".md")
     report(folder, "cjk.md", student="学" * 100)
-    report(folder, "ctl.md", student="bad\x00name\x1b[2J")
+    report(folder, "bad\x7fname\x1b[2J.md")
     out = tmp_path / "out"
     result = batch(
         str(folder), "-e", "partA", "--csv", str(out / "c.csv"), "--json", str(out / "c.json"),
@@ -142,7 +144,7 @@ def test_odd_file_and_student_names_never_stop_the_outputs(tmp_path: Path):
     files = {r["file"] for r in rows_of(out / "c.csv")}
     assert str(folder / "caf\\xe9.md") in files
     students = {r["student"] for r in rows_of(out / "c.csv")}
-    assert "x" * 300 in students and "学" * 100 in students and "bad\\x00name\\x1b[2J" in students
+    assert "x" * 240 in students and "学" * 100 in students and "bad\\x7fname\\x1b[2J" in students
     html = (out / "c.html").read_text(encoding="utf-8")
     assert "caf\\xe9.md" in html and "\x00" not in html and "\x1b" not in html
     raw = (out / "c.json").read_text()
