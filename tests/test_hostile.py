@@ -20,12 +20,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader.errors import GraderError
+from grader.grading import grade_submission
 from grader.parts import split_parts
 from grader.report import bounds, language
 from grader.report.document import Line, parse_document
 from grader.report.fields import Field, field_specs
 from grader.report.model import Report, TextLine, _join_wrapped
 from grader.report.sections import split_units
+from grader.submission import decode_submission
 from grader.tables.markdown import _ALIGN_ROW, parse_markdown
 from tests.cli_run import grade
 
@@ -239,3 +241,11 @@ def test_the_element_bound_stops_the_parse_early():
     with pytest.raises(GraderError) as err:
         Report.parse(text, "r.md")
     assert str(err.value).startswith("r.md: has more than 50,000 markdown elements")
+
+
+def test_a_sentence_of_thousands_of_declined_attention_kernels_reads_each_clause_once():
+    # One clause, 6,000 negated mentions: each used to slice and search the whole clause.
+    text = "Top CUDA time: copies.\n\nNext experiment: " + "not flash attention " * 6000
+    with deadline(10):
+        results = grade_submission(decode_submission(text.encode(), "r.md"), "partA")
+    assert results[0].exercise == "partA"

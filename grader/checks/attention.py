@@ -80,11 +80,15 @@ def _declined_and_proposed(report: Report) -> Evidence | None:
     yet, it could help"): a negation and a proposal at once.  A plain refusal ("I won't be
     swapping in FlashAttention-3") is no doubt."""
     for s in iter_sentences(report.text_lines):
+        read: set[tuple[int, int]] = set()  # each clause once, however many mentions it has
         for m in concept("attention_kernel").finditer(s.text):
             if not negated(s.text, m.start(), m.end()):
                 continue
-            clause = s.text[clause_start(s.text, m.start()) : clause_end(s.text, m.end())]
-            if _HEDGE.search(clause) and not conditional_after(s.text):
+            span = (clause_start(s.text, m.start()), clause_end(s.text, m.end()))
+            if span in read:
+                continue
+            read.add(span)
+            if _HEDGE.search(s.text[span[0] : span[1]]) and not conditional_after(s.text):
                 return Evidence(s.line.number, s.text)
     return None
 
@@ -94,9 +98,13 @@ def _proposed(sentence: str) -> bool:
     word must stand in the mention's clause or before it, within the same half of a
     sentence joined by ";": in "matmul and flash attention take 70 ms; copy_ and to add
     another 35 ms" nothing is proposed."""
+    read: set[tuple[int, int]] = set()  # each stretch once, however many mentions it has
     for start, end in mentions("attention_kernel", sentence):
-        half = sentence.rfind(";", 0, start) + 1
-        if has("proposal", sentence[half : clause_end(sentence, end)]):
+        span = (sentence.rfind(";", 0, start) + 1, clause_end(sentence, end))
+        if span in read:
+            continue
+        read.add(span)
+        if has("proposal", sentence[span[0] : span[1]]):
             return True
     return False
 
