@@ -162,14 +162,16 @@ def clause_start(text: str, pos: int) -> int:
 def clause_end(text: str, pos: int, reach: int | None = None) -> int:
     """Where the clause holding ``pos`` ends: the first mark at or after it; with ``reach``,
     at most that many characters after ``pos`` (only so much of the text is read)."""
-    if reach is not None:
-        # A mark found before pos + reach is found alike in the whole text: no mark, with
-        # what it looks at, is longer than _MARK_REACH.
+    if reach is not None and len(text) - pos <= 2 * reach:
+        # A short rest of the text (most lines) is searched at once.  A mark found before
+        # pos + reach is found alike in the whole text: no mark, with what it looks at, is
+        # longer than _MARK_REACH.
         m = _CLAUSE.search(text, pos, pos + reach + _MARK_REACH)
         return min(m.start(), pos + reach) if m else min(len(text), pos + reach)
-    positions = _mark_positions(text)
+    positions = _mark_positions(text)  # a long text: its marks once, then a bisection
     i = bisect_left(positions, pos)
-    return positions[i] if i < len(positions) else len(text)
+    end = positions[i] if i < len(positions) else len(text)
+    return end if reach is None else min(end, pos + reach)
 
 
 # A negation cue is read within a few words of a mention, so its clause is read at most
