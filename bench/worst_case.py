@@ -146,6 +146,8 @@ SHAPES: list[Shape] = [
     Shape("max-negated-claims", "report", _fill("not compute-bound ", "Top CUDA time: ")),
     Shape("max-mentions", "report", _fill("flash attention xformers ", "Top CUDA time: ")),
     Shape("max-clauses", "report", _fill("copies, casts; (maybe) ", "Top CUDA time: ")),
+    Shape("max-declined-attention", "report", _fill("not flash attention ", "Next experiment: ")),
+    Shape("max-dense-paragraph", "report", _fill("Workload: x. Hardware: y. Top CUDA time: z. ")),
     Shape(
         "max-proposals", "report", _fill("- torch.compile the decode step\n", "Next experiment:\n")
     ),
