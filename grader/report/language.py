@@ -149,7 +149,12 @@ def _mark_positions(text: str) -> list[int]:
 
 def clause_start(text: str, pos: int) -> int:
     """Where the clause holding ``pos`` starts: the end of the last mark before it."""
-    starts, ends = _clause_marks(text)
+    if pos <= 4 * _MARK_REACH:  # a short way in (most lines): scan it
+        start = 0
+        for m in _CLAUSE.finditer(text, 0, pos):
+            start = m.end()
+        return start
+    starts, ends = _clause_marks(text)  # far in: the marks once, then a bisection
     i = bisect_right(starts, pos - _MARK_REACH)
     start = ends[i - 1] if i else 0
     # The last few marks, as a scan that stops at pos sees them (it agrees with the whole
@@ -180,6 +185,7 @@ def clause_end(text: str, pos: int, reach: int | None = None) -> int:
 NEGATION_REACH = 200
 
 
+@lru_cache(maxsize=32768)  # several checks ask about the same mention
 def negated(text: str, start: int, end: int, window: int = 8, after: bool = True) -> bool:
     """Is the mention at text[start:end] negated, by a cue before it in its clause (within
     ``window`` words) or by a verdict after it ("... is the wrong next experiment")?"""
