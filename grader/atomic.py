@@ -60,6 +60,18 @@ def _alive(pid: int) -> bool:
     return True
 
 
+# Temporaries this process made and has not yet renamed or removed.
+_CREATED: set[str] = set()
+
+
+def remove_own_temporaries() -> None:
+    """Remove every temporary this process left (a run stopped by a signal mid-write)."""
+    for tmp in list(_CREATED):
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        _CREATED.discard(tmp)
+
+
 def _remove_stale_temporaries(folder: Path) -> None:
     """Remove temporaries that writers which no longer run left in ``folder``."""
     with contextlib.suppress(OSError), os.scandir(folder) as entries:
@@ -113,6 +125,7 @@ class OutputSet:
                 _remove_stale_temporaries(folder)
             name = f".{path.name}.grade-{os.getpid()}-{secrets.token_hex(4)}.tmp"
             tmp = os.path.join(folder, name)
+            _CREATED.add(tmp)  # before it exists: a signal from here on cannot orphan it
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         except OSError as exc:
             raise _fail(path, exc) from None
@@ -156,6 +169,7 @@ class OutputSet:
                 for n, (tmp, path) in enumerate(pending):
                     try:
                         os.replace(tmp, path)
+                        _CREATED.discard(tmp)
                     except OSError as exc:
                         self._pending = pending[n + 1 :]
                         with contextlib.suppress(OSError):

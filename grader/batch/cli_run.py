@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
 
+from grader.atomic import remove_own_temporaries
 from grader.batch.collect import collect
 from grader.batch.names import shown
 from grader.batch.outputs import Outputs, check_outputs, write_outputs
@@ -75,6 +76,9 @@ def _stop_cleanly_on_sigterm() -> Iterator[None]:
     previous = signal.signal(signal.SIGTERM, stop)
     try:
         yield
+    except BaseException:
+        remove_own_temporaries()  # one caught mid-creation has no handler to remove it
+        raise
     finally:
         signal.signal(signal.SIGTERM, previous)
 
