@@ -79,7 +79,10 @@ def _declined_and_proposed(report: Report) -> Evidence | None:
     """A clause that declines an attention kernel and hedges it ("maybe not FlashAttention-3
     yet, it could help"): a negation and a proposal at once.  A plain refusal ("I won't be
     swapping in FlashAttention-3") is no doubt."""
-    for s in iter_sentences(report.text_lines):
+    lines = [
+        t for t in report.text_lines if _HEDGE.search(t.text) and has("attention_kernel", t.text)
+    ]
+    for s in iter_sentences(lines):
         read: set[tuple[int, int]] = set()  # each clause once, however many mentions it has
         for m in concept("attention_kernel").finditer(s.text):
             if not negated(s.text, m.start(), m.end()):

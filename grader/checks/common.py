@@ -11,6 +11,7 @@ from grader.report.language import (
     claim,
     concept,
     diagnosis_kinds,
+    has,
     mentions,
     names,
     sentences,
@@ -323,6 +324,8 @@ def movement_dismissed(report: Report) -> Sentence | None:
 
 def _movement_dismissed(report: Report) -> Sentence | None:
     for tl in report.text_lines:
+        if not has("dismissal", tl.text):
+            continue  # no word of dismissal on the line at all
         carried = False
         for sentence in line_sentences(tl.text, join_pronouns=False):
             carried = carried and bool(_PRONOUN.search(sentence))  # "They are normal."

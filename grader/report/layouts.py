@@ -68,7 +68,8 @@ def split_dense(lines: list[Line]) -> list[Line]:
     out: list[Line] = []
     block = max((ln.block for ln in lines), default=0)
     for line in lines:
-        labels = [m for m in _LABEL_AT.finditer(line.text)] if line.kind == "paragraph" else []
+        dense = line.kind == "paragraph" and line.text.count(":") >= MIN_LABELS
+        labels = list(_LABEL_AT.finditer(line.text)) if dense else []
         if sum(_field_label(m.group(1)) for m in labels) < MIN_LABELS:
             out.append(line)
             continue
