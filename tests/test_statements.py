@@ -317,3 +317,22 @@ def test_text_output_marks_flagged_verdicts() -> None:
     clean = render_grade(grade_report(Report.parse(text), resolve_exercise("partA")))
     assert "?" not in clean.split("Score:")[0].replace("what you would", "")
     assert "flagged" not in clean
+
+
+def test_a_sub_heading_naming_part_a_stays_in_part_b() -> None:
+    """Under --exercise partB, '## Part B vs Part A' is a sub-heading of Part B, not a new
+    part: the contrast below it is graded, and the score is what it is without it."""
+    from grader.grading import grade_submission
+    from grader.submission import decode_submission
+
+    body = (BASES / "base_partB.md").read_text().format(**DEFAULTS["partB"])
+    plain = "## Part B\n\n" + body
+    titled = plain.replace("Contrast with Part A:", "## Part B vs Part A\n")
+    assert titled != plain
+    scores = []
+    for text in (plain, titled):
+        (result,) = grade_submission(decode_submission(text.encode(), "r.md"), "partB")
+        got = {c.id: c.passed for c in result.criteria}
+        assert got["contrast-four-bullets"] and got["top-cuda-meaning"], got
+        scores.append(result.score)
+    assert scores[0] == scores[1] == 100
