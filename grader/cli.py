@@ -69,14 +69,11 @@ def grade_report(report: Path, exercise: str | None, fmt: str, fail_under: float
 
     grade REPORT grades one report: each criterion's verdict, the line that decided it,
     feedback and a hint, and the score.  Run 'grade COMMAND -h' for a command's help."""
-    import json
-
-    from grader.grading import grade_file
+    from grader.grading import grade_file, results_json
 
     results = grade_file(report, exercise)
     if fmt == "json":
-        payload = [r.to_dict() for r in results]
-        _out(json.dumps(payload[0] if len(payload) == 1 else payload, indent=2))
+        _out(results_json(results))
     else:
         from grader.reporters.grade_text import render_grade
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from pathlib import Path
 
@@ -63,8 +64,10 @@ def grade_parts(sub: Submission, exercise: Exercise | None) -> list[tuple[str, s
     return list(parts.items())
 
 
-def grade_submission(sub: Submission, exercise: str | None) -> list[GradeResult]:
-    chosen = resolve_exercise(exercise) if exercise is not None else None
+def grade_submission(sub: Submission, exercise: str | Exercise | None) -> list[GradeResult]:
+    """Each graded part of a submission; ``exercise`` is an id or path to resolve, an
+    exercise already loaded (``grade serve`` looks ids up only in its own list), or None."""
+    chosen = resolve_exercise(exercise) if isinstance(exercise, str) else exercise
     return [
         grade_text(sub, chosen or resolve_exercise(name), text)
         for name, text in grade_parts(sub, chosen)
@@ -73,3 +76,10 @@ def grade_submission(sub: Submission, exercise: str | None) -> list[GradeResult]
 
 def grade_file(path: Path, exercise: str | None) -> list[GradeResult]:
     return grade_submission(read_submission(path), exercise)
+
+
+def results_json(results: list[GradeResult]) -> str:
+    """What ``grade REPORT --format json`` prints: one object, or a list for several parts.
+    ``grade serve``'s API answers this same text, so the page and the CLI cannot disagree."""
+    payload = [r.to_dict() for r in results]
+    return json.dumps(payload[0] if len(payload) == 1 else payload, indent=2)
