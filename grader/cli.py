@@ -246,6 +246,30 @@ def import_trace(
     return 0
 
 
+@command(
+    "serve",
+    param("--host", default="127.0.0.1", help="address to listen on (default: %(default)s)"),
+    param("--port", type=int, default=8000, help="port; 0 for any free one (default: %(default)s)"),
+    param("--exercises", type=Path, metavar="DIR", default=None, help="a folder of exercises"),
+    param(
+        "--time-limit",
+        type=_seconds,
+        metavar="SECONDS",
+        default=None,
+        help="seconds one report may take to grade (default: 10)",
+    ),
+)
+def serve(host: str, port: int, exercises: Path | None, time_limit: float | None) -> int:
+    """Serve a self-check page: paste a report, see each criterion and its deciding line.
+
+    Needs the 'serve' extra (pip install 'triage-grader[serve]').  Listens on this machine
+    only unless --host says otherwise (--host 0.0.0.0 for a class).  The page's API,
+    POST /api/grade, answers what 'grade REPORT --exercise X --format json' prints."""
+    from grader.serve.run import serve as run_server
+
+    return run_server(host, port, exercises, time_limit)
+
+
 @command("template", EXERCISE)
 def template(exercise: str) -> int:
     """Print a blank report to fill in for an exercise."""
