@@ -3,6 +3,7 @@ tests, the browser test and ``bench/serve_load.py``."""
 
 from __future__ import annotations
 
+import os
 import select
 import signal
 import subprocess
@@ -37,12 +38,14 @@ def _first_line(process: subprocess.Popen[str], seconds: float) -> str:
 
 @contextmanager
 def serving(*options: str) -> Iterator[Server]:
-    """``grade serve --port 0 OPTIONS``, stopped with Ctrl-C (SIGINT) at the end."""
+    """``grade serve --port 0 OPTIONS``, stopped at the end as Ctrl-C at a terminal stops it:
+    SIGINT to its whole process group (the server and its grader processes)."""
     process = subprocess.Popen(
         [str(GRADE), "serve", "--port", "0", *options],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        start_new_session=True,  # a process group of its own, as a terminal gives a job
     )
     server = Server("", process)
     try:
@@ -55,7 +58,7 @@ def serving(*options: str) -> Iterator[Server]:
         yield server
     finally:
         if process.poll() is None:
-            process.send_signal(signal.SIGINT)
+            os.killpg(process.pid, signal.SIGINT)
         try:
             _, err = process.communicate(timeout=15)
         except subprocess.TimeoutExpired:

@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import multiprocessing
 import os
+import signal
 import sys
 import traceback
 from dataclasses import dataclass
@@ -61,8 +62,11 @@ def _grade_one(exercises: dict[str, Any], message: tuple[str, str, str]) -> tupl
 
 
 def _serve(conn: Connection, directory: Path | None) -> None:
-    """A grader process: load the exercises, say so, then grade each message received."""
+    """A grader process: load the exercises, say so, then grade each message received.
+    Ctrl-C at a terminal reaches the whole process group: the server stops its graders."""
     from grader.exercises import list_exercises
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     exercises = {ex.id: ex for ex in list_exercises(directory)}
     conn.send("ready")
