@@ -165,6 +165,15 @@ def test_a_report_over_the_limit_is_refused_as_the_cli_refuses_the_file(client, 
     assert post(client, "partA", accented).status_code == 413
 
 
+def test_a_report_past_a_bound_gets_the_clis_message(client, tmp_path):
+    lines = "Workload: x\n" + "x\n" * 10_000
+    (tmp_path / "long.md").write_text(lines)
+    cli = grade(str(tmp_path / "long.md"), "-e", "partA")
+    answer = post(client, "partA", lines, name="long.md")
+    assert answer.status_code == 422 and cli.exit_code == 2
+    assert cli.stderr == f"error: {tmp_path}/{answer.json()['error']}\n"
+
+
 def test_invalid_utf8_is_replaced_with_a_warning_as_in_a_file(client):
     body = b'{"exercise": "partA", "report": "Workload: x \\udcff\\n"}'  # a lone surrogate
     answer = client.post("/api/grade", content=body)
