@@ -158,20 +158,30 @@ def _parse(text: str, file: str) -> tuple[Any, yaml.Node | None]:
 def load_yaml(
     path: Path,
     schema_name: str,
-    then: Callable[[dict[str, Any], yaml.Node | None], object] | None = None,
-) -> tuple[dict[str, Any], yaml.Node | None]:
+    then: Callable[[Any, yaml.Node | None], object] | None = None,
+    top: type = dict,
+    aliases: bool = True,
+) -> tuple[Any, yaml.Node | None]:
     """Parse ``path`` safely, validate it against a bundled schema, then run ``then`` (the
     checks the schema cannot express, such as parsing an exercise's table).
 
-    Only a file that passed all of them is remembered as valid, keyed on its bytes.
-    Returns the data and the composed node tree (for line numbers of later errors).
+    The file holds a mapping (``top=dict``) or a list (``top=list``, where an empty file is
+    an empty list); ``aliases=False`` refuses ``*name`` aliases altogether (a file a tool
+    edits, where a shared value would change two entries at once).  Only a file that passed
+    all of them is remembered as valid, keyed on its bytes.  Returns the data and the
+    composed node tree (for line numbers of later errors).
     """
     text = read_text(path)
     file = str(path)
     data, root = _parse(text, file)
-    if not isinstance(data, dict):
+    if data is None and top is list:
+        data = []
+    if not isinstance(data, top):
         kind = "empty" if data is None else type(data).__name__
-        raise GraderError(f"expected a mapping at the top level, got {kind}", Location(file, "$"))
+        expected = "a list" if top is list else "a mapping"
+        raise GraderError(f"expected {expected} at the top level, got {kind}", Location(file, "$"))
+    if not aliases and root is not None:
+        _refuse_aliases(root, file)
     marker = _cache_marker(schema_name, text.encode("utf-8"))
     known_valid = marker.exists()
     if not known_valid:
@@ -181,6 +191,35 @@ def load_yaml(
     if not known_valid:
         _remember(marker)
     return data, root
+
+
+def _refuse_aliases(root: yaml.Node, file: str) -> None:
+    """An alias is a node met twice in the composed tree: name the place of the second
+    (by its key's line: the node itself carries the anchor's)."""
+    seen: set[int] = set()
+    stack: list[tuple[yaml.Node, list[Any], int | None]] = [(root, [], None)]
+    while stack:
+        node, parts, line = stack.pop()
+        if id(node) in seen:
+            raise GraderError(
+                "YAML aliases (*name) are not allowed in this file; write the value out",
+                Location(file, _yaml_path(parts), line),
+            )
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            children = [(v, [*parts, k.value], k.start_mark.line + 1) for k, v in node.value]
+        elif isinstance(node, yaml.SequenceNode):
+            # an aliased item carries its anchor's line, not its own: give the path alone
+            children = [(v, [*parts, i], None) for i, v in enumerate(node.value)]
+        else:
+            children = []
+        stack.extend(reversed(children))
+
+
+def _titled_choice(error: Any) -> bool:
+    """A oneOf/anyOf whose every choice has a title that says what it is."""
+    choices = error.validator_value if error.validator in ("oneOf", "anyOf") else None
+    return isinstance(choices, list) and all("title" in s for s in choices)
 
 
 def _validate(data: Any, schema_name: str, file: str, root: yaml.Node | None) -> None:
@@ -193,11 +232,18 @@ def _validate(data: Any, schema_name: str, file: str, root: yaml.Node | None) ->
     if not errors:
         return
     best = jsonschema.exceptions.best_match(errors)
+    while best.parent is not None and _titled_choice(best.parent):
+        best = best.parent  # "is none of these kinds" says more than one kind's detail
     parts = list(best.absolute_path)
     message = best.message
     if best.validator == "additionalProperties":
         allowed = sorted(best.schema.get("properties", {}))
         message += f"; allowed keys: {', '.join(allowed)}"
+    elif _titled_choice(best):
+        kinds = " or ".join(s["title"] for s in best.validator_value)
+        message = f"expected {kinds}; got the keys {', '.join(map(str, best.instance))}"
+    elif best.validator == "pattern" and "description" in best.schema:
+        message = f"{best.instance!r} is not {best.schema['description']}"
     raise GraderError(message, Location(file, _yaml_path(parts), line=node_line(root, parts)))
 
 
