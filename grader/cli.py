@@ -62,26 +62,53 @@ FORMAT = param(
     help="text for a terminal, json for tools (default: %(default)s)",
 )
 FILE = {"type": Path, "metavar": "FILE", "default": None}
+OVERRIDES_OUT = param(
+    "-o",
+    "--out",
+    type=Path,
+    metavar="FILE",
+    default=Path("overrides.yaml"),
+    help="the overrides file to write into (default: %(default)s)",
+)
 
 
-def grade_report(report: Path, exercise: str | None, fmt: str, fail_under: float | None) -> int:
+def grade_report(
+    report: Path,
+    exercise: str | None,
+    fmt: str,
+    fail_under: float | None,
+    overrides: list[Path] | None,
+) -> int:
     """Grade profiler-triage reports; analyze and show the exercises they answer.
 
     grade REPORT grades one report: each criterion's verdict, the line that decided it,
     feedback and a hint, and the score.  Run 'grade COMMAND -h' for a command's help."""
-    from grader.grading import grade_file, results_json
+    from grader.grading import grade_file, parts_json
 
     results = grade_file(report, exercise)
+    parts: list[dict[str, Any]] = [r.to_dict() for r in results]
+    if overrides:
+        from grader.overrides.single import apply_to_report
+
+        parts, stale = apply_to_report(results, report, overrides, exercise)
+        for s in stale:
+            print(f"warning: override {s}", file=sys.stderr)
     if fmt == "json":
-        _out(results_json(results))
+        _out(parts_json(parts))
     else:
+        from grader.overrides.single import render_changes
         from grader.reporters.grade_text import render_grade
 
-        _out("\n\n".join(render_grade(r) for r in results))
-    below = [r for r in results if fail_under is not None and r.score < fail_under]
-    for r in below:
+        texts = [render_grade(r) for r in results]
+        if overrides:
+            texts = [
+                f"{t}\n{render_changes(p)}".rstrip() for t, p in zip(texts, parts, strict=True)
+            ]
+        _out("\n\n".join(texts))
+    below = [p for p in parts if fail_under is not None and p["score"] < fail_under]
+    for p in below:
         print(
-            f"{r.submission} ({r.exercise}): score {r.score:g} is under --fail-under "
+            f"{p['submission']} ({p['exercise']}): score {p['score']:g} is under --fail-under "
             f"{fail_under:g}",
             file=sys.stderr,
         )
@@ -111,6 +138,14 @@ DEFAULT = Command(
             type=float,
             metavar="SCORE",
             help="exit 1 when a score is below SCORE (a pre-submit check)",
+        ),
+        param(
+            "--overrides",
+            type=Path,
+            action="append",
+            metavar="FILE",
+            default=None,
+            help="apply an instructor's overrides file (as grade batch does; repeatable)",
         ),
         param("--version", action="version", version=_version()),
     ),
@@ -186,6 +221,21 @@ def analyze(exercise: str, fmt: str) -> int:
         default=None,
         help="seconds one report may take before it is an error row (default: 10)",
     ),
+    param(
+        "--overrides",
+        dest="overrides",
+        type=Path,
+        action="append",
+        metavar="FILE",
+        default=None,
+        help="instructor overrides: a YAML file, or a filled-in --review-csv (repeatable)",
+    ),
+    param(
+        "--review-csv",
+        dest="review_csv",
+        **FILE,
+        help="the verdicts flagged for review, as a table for a TA to fill in",
+    ),
 )
 def batch(**options: Any) -> int:
     """Grade a class: many reports, a summary, and exports for spreadsheets and Gradescope.
@@ -195,6 +245,61 @@ def batch(**options: Any) -> int:
     from grader.batch.cli_run import run_batch
 
     return run_batch(**options)
+
+
+@command(
+    "override",
+    param(
+        "report",
+        type=Path,
+        metavar="JSON",
+        help="graded JSON: of 'grade REPORT -f json', or the file 'grade batch --json' wrote",
+    ),
+    param("--student", metavar="NAME", help="whose part (when the JSON holds several)"),
+    param("-e", "--exercise", metavar="EXERCISE", help="which part (when there are several)"),
+    param("-c", "--criterion", metavar="CRITERION", help="the criterion whose verdict changes"),
+    param("--verdict", choices=("pass", "fail"), help="the criterion's new verdict"),
+    param("--points", type=float, metavar="N", help="the criterion's new points (partial credit)"),
+    param("--adjust", type=float, metavar="N", help="add N (or take -N) points to the score"),
+    param("--note", required=True, metavar="TEXT", help="why: the student reads it"),
+    OVERRIDES_OUT,
+)
+def override(report: Path, out: Path, **choice: Any) -> int:
+    """Write an instructor override into an overrides file, from a graded report's JSON.
+
+    The student, exercise, criterion and file come from the JSON, so no ID is typed by
+    hand; an entry for the same criterion of the same part is replaced, the file's other
+    lines are kept.  'grade batch ... --overrides FILE' applies the file."""
+    from grader.overrides.edit import add_entries
+    from grader.overrides.pick import entry_from_report
+
+    entry = entry_from_report(report, **choice)
+    replaced, _ = add_entries(out, [entry])
+    _out(f"{'replaced' if replaced else 'added'} in {out}: {entry.describe()} ({entry.note})")
+    return 0
+
+
+@command(
+    "overrides-from-csv",
+    param("queue", type=Path, metavar="CSV", help="a review queue (--review-csv) a TA filled in"),
+    OVERRIDES_OUT,
+)
+def overrides_from_csv(queue: Path, out: Path) -> int:
+    """Turn a filled-in review queue into overrides: one per changed verdict.
+
+    Rows whose ta_verdict is the grader's confirm it and add nothing; rows left blank are
+    skipped; a change needs a ta_note.  Entries for the same criterion of the same part
+    replace those in FILE.  ('grade batch --overrides QUEUE.csv' also reads it directly.)"""
+    from grader.overrides.edit import add_entries
+    from grader.overrides.queue import read_filled_queue
+
+    filled = read_filled_queue(queue)
+    replaced, added = add_entries(out, filled.entries)
+    _out(
+        f"{out}: {added} overrides added, {replaced} replaced; {filled.confirmed} rows "
+        f"confirmed the grader's verdict, {filled.blank} left blank"
+    )
+    return 0
 
 
 @command(

@@ -76,6 +76,12 @@ def letter(score: float) -> str:
     return next((grade for floor, grade in LETTERS if score >= floor), "F")
 
 
+def percent(earned: float, max_score: float) -> float:
+    """A part's score out of 100: earned points over the non-bonus maximum, bonus points
+    filling what was missed but never past 100."""
+    return round(min(100.0, 100.0 * earned / max_score), 1) if max_score else 0.0
+
+
 def grade_report(
     report: Report,
     exercise: Exercise,
@@ -111,7 +117,7 @@ def grade_report(
         )
     max_score = sum(r.max_points for r in results if not r.bonus)
     earned = sum(r.points for r in results)
-    score = round(min(100.0, 100.0 * earned / max_score), 1) if max_score else 0.0
+    score = percent(earned, max_score)
     return GradeResult(
         exercise=exercise.id,
         submission=report.source,

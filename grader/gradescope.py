@@ -33,7 +33,12 @@ def results_json(result: dict[str, Any]) -> dict[str, Any]:
             out.append(c["evidence"]["text"])
         if c["hint"]:
             out.append(f"Hint: {c['hint']}")
-        if c.get("review"):
+        if "override" in c:
+            auto = c["auto"]
+            verdict = "passed" if auto["passed"] else "failed"
+            was = f"{verdict}, {auto['points']:g}/{c['max_points']:g}"
+            out.append(f"Changed by your instructor: {c['override']['note']} (automatic: {was})")
+        elif c.get("review"):
             out.append(REVIEW)
             flagged += 1
         tests.append(
@@ -50,6 +55,14 @@ def results_json(result: dict[str, Any]) -> dict[str, Any]:
         f"{result['exercise']}: {result['score']:g}/100 ({result['grade']}). "
         f"Expected diagnosis: {result['bottleneck']['expected']}."
     )
+    if "auto" in result:
+        auto = result["auto"]
+        summary += (
+            f"\nYour instructor changed this grade; the automatic grader gave "
+            f"{auto['score']:g}/100 ({auto['grade']})."
+        )
+        for a in result.get("adjustments", ()):
+            summary += f"\nScore adjusted by {a['points']:+g}: {a['note']}"
     if flagged:
         summary += (
             f"\n{flagged} verdict{'s are' if flagged > 1 else ' is'} flagged for instructor review."

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from grader.analyzer import Analysis
 from grader.engine import GradeResult, grade_report
@@ -81,5 +82,10 @@ def grade_file(path: Path, exercise: str | None) -> list[GradeResult]:
 def results_json(results: list[GradeResult]) -> str:
     """What ``grade REPORT --format json`` prints: one object, or a list for several parts.
     ``grade serve``'s API answers this same text, so the page and the CLI cannot disagree."""
-    payload = [r.to_dict() for r in results]
-    return json.dumps(payload[0] if len(payload) == 1 else payload, indent=2)
+    return parts_json([r.to_dict() for r in results])
+
+
+def parts_json(parts: list[dict[str, Any]]) -> str:
+    """Graded parts' JSON (with overrides applied, when an instructor gave some) as
+    ``grade REPORT --format json`` prints them."""
+    return json.dumps(parts[0] if len(parts) == 1 else parts, indent=2)

@@ -6,19 +6,25 @@ import contextlib
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING, cast
 
 from grader.atomic import remove_own_temporaries
 from grader.batch.collect import collect
 from grader.batch.names import shown
-from grader.batch.outputs import Outputs, check_outputs, write_outputs
+from grader.batch.outputs import Findings, Outputs, check_outputs, write_outputs
 from grader.batch.run import Row, grade_all
 from grader.batch.students import resolve_duplicates, sort_rows
 from grader.batch.summary import Summary, render_summary
 from grader.errors import GraderError
 from grader.exercises import resolve_exercise
+from grader.overrides.model import load_overrides
+from grader.overrides.rows import apply_to_rows
+
+if TYPE_CHECKING:
+    from grader.rubric import Rubric
 
 PROGRESS_OVER = 20
 WARNINGS_SHOWN = 20  # on the terminal; the CSV and HTML list every one
@@ -93,43 +99,53 @@ def run_batch(
     gradescope_out: Path | None = None,
     workers: int | None = None,
     time_limit: float | None = None,
+    overrides: list[Path] | None = None,
+    review_csv: Path | None = None,
 ) -> int:
     """Grade ``paths``; 0 when every file was graded, 1 when some could not be.
-    ``time_limit`` bounds the seconds one report may take (default 10)."""
+    ``time_limit`` bounds the seconds one report may take (default 10); ``overrides`` are
+    files of instructor overrides (YAML, or filled-in review queues)."""
+    outputs = Outputs(csv_out, json_out, feedback_dir, html_out, gradescope_out, review_csv)
     with _stop_cleanly_on_sigterm():
-        return _run(
-            paths,
-            exercise,
-            csv_out,
-            json_out,
-            feedback_dir,
-            html_out,
-            gradescope_out,
-            workers,
-            time_limit,
-        )
+        return _run(paths, exercise, outputs, workers, time_limit, overrides or [])
+
+
+def _rubric_of(exercise: str | None) -> Callable[[str], Rubric | None]:
+    """The rubric each part was graded with: the chosen exercise's, else its own."""
+    from grader.batch.run import _exercise_bundle
+
+    def rubric(part: str) -> Rubric | None:
+        try:
+            return cast("Rubric", _exercise_bundle(exercise or part)[1])
+        except GraderError:
+            return None
+
+    return rubric
+
+
+def _report_findings(findings: Findings) -> None:
+    """Overrides not applied, on stderr."""
+    for stale in findings.stale or ():
+        print(f"warning: override {stale}", file=sys.stderr)
 
 
 def _run(
     paths: list[Path],
     exercise: str | None,
-    csv_out: Path | None,
-    json_out: Path | None,
-    feedback_dir: Path | None,
-    html_out: Path | None,
-    gradescope_out: Path | None,
+    outputs: Outputs,
     workers: int | None,
     time_limit: float | None,
+    overrides: list[Path],
 ) -> int:
-    outputs = Outputs(csv_out, json_out, feedback_dir, html_out, gradescope_out)
     files = collect(paths)
     if not files:
         raise GraderError("no .md or .txt report found in " + ", ".join(map(str, paths)))
-    if gradescope_out is not None and len(files) != 1:
+    if outputs.gradescope is not None and len(files) != 1:
         raise GraderError(f"--gradescope writes the results of one report; got {len(files)}")
     if exercise is not None:
         resolve_exercise(exercise)  # a bad --exercise is the user's mistake: say so once
-    check_outputs(outputs, paths, files)
+    check_outputs(outputs, paths, files, overrides)
+    entries = load_overrides(overrides) if overrides else None
     bar = _progress(len(files))
     rows: list[Row] = []
     summary = Summary()
@@ -144,11 +160,15 @@ def _run(
     rows = sort_rows(rows)
     for row, result in resolve_duplicates(rows):
         summary.uncount(row, result)
+    findings = Findings()
+    if entries is not None:
+        findings.stale = apply_to_rows(rows, entries, _rubric_of(exercise), summary)
     summary.finish(rows)
-    write_outputs(outputs, rows, summary)
+    write_outputs(outputs, rows, summary, findings)
     _report_problems(rows, outputs)
-    if gradescope_out is not None:
-        print(_one_report(rows[0], gradescope_out))
+    if outputs.gradescope is not None:
+        print(_one_report(rows[0], outputs.gradescope))
     else:
         print(render_summary(summary))
+    _report_findings(findings)
     return 1 if summary.failed else 0

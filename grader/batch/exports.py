@@ -13,6 +13,7 @@ from typing import Any
 from grader.atomic import OutputSet
 from grader.batch.collect import FEEDBACK_MARK
 from grader.batch.names import shown, unique_file_names
+from grader.batch.outputs import Findings
 from grader.batch.run import Graded, Row
 from grader.batch.students import display_names, student_key
 from grader.batch.summary import Summary
@@ -47,17 +48,35 @@ def row_warnings(row: Row, result: Graded | None = None) -> list[str]:
     return [w[len(prefix) :] if w.startswith(prefix) else w for w in found]
 
 
+def _verdict(c: dict[str, Any]) -> str:
+    return f"{'passed' if c['passed'] else 'failed'} {c['points']:g}/{c['max_points']:g}"
+
+
+def override_notes(result: dict[str, Any]) -> list[str]:
+    """What an instructor changed in a part, beside what the grader said:
+    'two-hypotheses: failed 0/10 by the grader, passed 10/10 (note)'."""
+    notes = [
+        f"{c['id']}: {_verdict({**c, **c['auto']})} by the grader, {_verdict(c)} "
+        f"({c['override']['note']})"
+        for c in result["criteria"]
+        if "override" in c
+    ]
+    notes += [f"score {a['points']:+g} ({a['note']})" for a in result.get("adjustments", ())]
+    return notes
+
+
 def write_csv(outputs: OutputSet, path: Path, rows: list[Row], summary: Summary) -> None:
     """One row per graded part (and per file that could not be graded): its points per
     criterion, the student's total, whether it counts, the criteria flagged for review,
-    the warnings, the error."""
+    the grader's own score and what overrides changed, the warnings, the error."""
     ids = criterion_ids(rows)
     blank = [""] * len(ids)
     with outputs.open(path, newline="", buffering=BIG_BUFFER) as handle:
         out = csv.writer(handle)
         out.writerow(
             ["student", "file", "exercise", "score", "grade", *ids]
-            + ["student_total", "counted", "review", "warnings", "error"]
+            + ["student_total", "counted", "review", "auto_score", "overrides"]
+            + ["warnings", "error"]
         )
         for row in rows:
             who, file = cell(row.student), cell(row.file)
@@ -66,11 +85,17 @@ def write_csv(outputs: OutputSet, path: Path, rows: list[Row], summary: Summary)
             if row.error:
                 notes = cell("; ".join(row_warnings(row)))
                 out.writerow(
-                    [who, file, "", "", "", *blank, shown_total, "", "", notes, cell(row.error)]
+                    [who, file, "", "", "", *blank, shown_total, "", "", "", "", notes]
+                    + [cell(row.error)]
                 )
                 continue
             for result in row.results:
                 points = {cid: pts for cid, _, pts in result.criteria}
+                auto, changes = result.score, ""
+                if result.overridden:
+                    data = result.data()
+                    auto = data["auto"]["score"]
+                    changes = cell("; ".join(override_notes(data)))
                 out.writerow(
                     [
                         who,
@@ -82,16 +107,21 @@ def write_csv(outputs: OutputSet, path: Path, rows: list[Row], summary: Summary)
                         shown_total,
                         "yes" if row.counted(result) else "no",
                         "; ".join(r[0] for r in result.review),
+                        auto,
+                        changes,
                         cell("; ".join(row_warnings(row, result))),
                         "",
                     ]
                 )
 
 
-def write_json(outputs: OutputSet, path: Path, rows: list[Row], summary: Summary) -> None:
+def write_json(
+    outputs: OutputSet, path: Path, rows: list[Row], summary: Summary, findings: Findings
+) -> None:
     """``{"reports": [...], "summary": {...}}``: each graded part's JSON with its student and
-    file first, and an error entry for a report that could not be graded.  Entries are
-    written one by one as the workers encoded them, never held twice in memory."""
+    file first, and an error entry for a report that could not be graded; then, with
+    overrides, ``"stale_overrides"``.  Entries are written
+    one by one as the workers encoded them, never held twice in memory."""
     with outputs.open(path, "wb", buffering=BIG_BUFFER) as handle:
         handle.write(b'{"reports": [')
         sep = b""
@@ -119,13 +149,26 @@ def write_json(outputs: OutputSet, path: Path, rows: list[Row], summary: Summary
                 sep = b", "
         handle.write(b'], "summary": ')
         handle.write(json.dumps(summary.to_dict()).encode("ascii"))
+        if findings.stale is not None:
+            stale = [s.to_dict() for s in findings.stale]
+            handle.write(b', "stale_overrides": ' + json.dumps(stale).encode("ascii"))
         handle.write(b"}\n")
+
+
+def _changed_by_instructor(c: dict[str, Any]) -> list[str]:
+    """A criterion an override changed: what the grader said, and the instructor's note."""
+    if "override" not in c:
+        return []
+    return [
+        f"  - Changed by your instructor: {shown(c['override']['note'])} "
+        f"(the automatic grader said: {_verdict({**c, **c['auto']})})"
+    ]
 
 
 def _criterion_lines(c: dict[str, Any]) -> list[str]:
     where = c["evidence"]
     quote = f' (line {where["line"]}: "{shown(where["text"])}")' if where["line"] else ""
-    lines = [f"- **{c['id']}**: {c['feedback']}{quote}"]
+    lines = [f"- **{c['id']}**: {c['feedback']}{quote}", *_changed_by_instructor(c)]
     detail = c.get("detail") or ""
     if detail and (not where["line"] or detail != where["text"]):
         lines.append(f"  - What the grader found: {shown(detail)}")
@@ -143,6 +186,14 @@ def render_feedback(student: str, rows: list[Row]) -> str:
         for graded in row.results:
             r = graded.data()
             lines.append(f"## {r['exercise']}: {r['score']:g}/100 ({r['grade']})")
+            if "auto" in r:
+                auto = r["auto"]
+                lines.append(
+                    f"Your instructor changed this grade; the automatic grader gave "
+                    f"{auto['score']:g}/100 ({auto['grade']})."
+                )
+                for a in r.get("adjustments", ()):
+                    lines.append(f"Score adjusted by {a['points']:+g}: {shown(a['note'])}")
             if not row.counted(graded):
                 later = shown(Path(row.superseded[graded.exercise]).name)
                 lines.append(f"From `{name}`; not counted: `{later}`, submitted later, counts.")
@@ -151,7 +202,8 @@ def render_feedback(student: str, rows: list[Row]) -> str:
             failed = [c for c in r["criteria"] if not c["passed"]]
             if passed:
                 lines.append("What passed:")
-                lines += [f"- **{c['id']}**: {c['feedback']}" for c in passed]
+                for c in passed:
+                    lines += [f"- **{c['id']}**: {c['feedback']}", *_changed_by_instructor(c)]
                 lines.append("")
             if failed:
                 lines.append("What to work on:")

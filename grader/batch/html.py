@@ -2,7 +2,8 @@
 
 Its title names the exercises and the date (``SOURCE_DATE_EPOCH`` fixes the date for
 reproducible files).  Each exercise has its own figures and charts; then come the verdicts
-flagged for review, the warnings, every graded part, and each student's total.
+flagged for review (one criterion at a time), what overrides changed, the warnings,
+every graded part, and each student's total.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from html import escape
 
 from grader.batch.exports import row_warnings
 from grader.batch.names import shown
+from grader.batch.outputs import Findings
 from grader.batch.run import Row
 from grader.batch.students import display_names, student_key
 from grader.batch.summary import BIN_LABELS, LETTER_ORDER, ExerciseSummary, Summary
@@ -119,25 +121,77 @@ def _exercise_section(e: ExerciseSummary) -> str:
 
 
 def _review_queue(rows: list[Row]) -> str:
-    items = []
-    for row in rows:
-        for r in row.results:
-            for cid, passed, line, text in r.review:
-                where = f"line {line}" if line is not None else ""
-                items.append(
-                    f"<tr><td>{_t(row.student)}</td><td>{_t(row.file)}</td>"
-                    f"<td>{escape(r.exercise)}</td><td>{escape(cid)}</td><td>{where}</td>"
-                    f"<td>{_evidence(line, text)}</td>"
-                    f"<td>{'passed' if passed else 'failed'}</td></tr>"
-                )
+    """The flagged verdicts, one criterion at a time, with any override's decision."""
+    from grader.overrides.queue import queue_items
+
+    items = queue_items(rows)
     if not items:
         return "<p class=muted>No verdict was flagged for review.</p>"
-    return (
-        "<p>The grader gave these verdicts on partial or mixed evidence: "
-        "a person should read the line and confirm or change the verdict.</p>"
+    counts: dict[str, int] = {}
+    for i in items:
+        counts[i.criterion] = counts.get(i.criterion, 0) + 1
+    per = ", ".join(f"{escape(cid)} {n}" for cid, n in counts.items())
+    out = [
+        "<p>The grader gave these verdicts on partial or mixed evidence: a person should read "
+        "the line and confirm or change the verdict (<code>--review-csv</code> writes this "
+        f"queue as a table to fill in). Per criterion: {per}.</p>"
+    ]
+    header = (
         "<table><tr><th>student</th><th>file</th><th>exercise</th><th>criterion</th>"
-        "<th>line</th><th>deciding line</th><th>verdict</th></tr>" + "".join(items) + "</table>"
+        "<th>line</th><th>deciding line</th><th>verdict</th><th>decision</th></tr>"
     )
+    current = None
+    for i in items:
+        if i.criterion != current:
+            if current is not None:
+                out.append("</table>")
+            current = i.criterion
+            out.append(f"<h3>{escape(i.criterion)} ({counts[i.criterion]})</h3>{header}")
+        where = f"line {i.line}" if i.line is not None else ""
+        out.append(
+            f"<tr><td>{_t(i.student)}</td><td>{_t(i.file)}</td>"
+            f"<td>{escape(i.exercise)}</td><td>{escape(i.criterion)}</td><td>{where}</td>"
+            f"<td>{_evidence(i.line, i.text)}</td>"
+            f"<td>{'passed' if i.passed else 'failed'}</td><td>{_t(i.decision)}</td></tr>"
+        )
+    out.append("</table>")
+    return "".join(out)
+
+
+def _overrides(rows: list[Row], findings: Findings) -> str:
+    """What overrides changed, beside what the grader said; and those not applied."""
+    from grader.batch.exports import override_notes
+
+    changed = [
+        f"<tr><td>{_t(row.student)}</td><td>{_t(row.file)}</td><td>{escape(r.exercise)}</td>"
+        f"<td class=num>{r.score:g}</td><td class=num>{data['auto']['score']:g}</td>"
+        f"<td>{'<br>'.join(_t(n) for n in override_notes(data))}</td></tr>"
+        for row in rows
+        for r in row.results
+        if r.overridden and row.counted(r)
+        for data in [r.data()]
+    ]
+    stale = findings.stale or []
+    if not changed and findings.stale is None:
+        return ""
+    out = [f"<h2>Overrides ({len(changed)} parts changed, {len(stale)} not applied)</h2>"]
+    if changed:
+        out.append(
+            "<table><tr><th>student</th><th>file</th><th>exercise</th><th>score</th>"
+            "<th>grader's score</th><th>changes (the grader's verdict, then the override)</th>"
+            "</tr>" + "".join(changed) + "</table>"
+        )
+    if stale:
+        out.append(
+            "<h3>Not applied</h3><table><tr><th>entry</th><th>change</th><th>why</th></tr>"
+            + "".join(
+                f"<tr><td>{_t(str(s.override.where))}</td><td>{_t(s.override.describe())}</td>"
+                f"<td>{_t(s.reason)}</td></tr>"
+                for s in stale
+            )
+            + "</table>"
+        )
+    return "\n".join(out)
 
 
 def _warnings(rows: list[Row]) -> str:
@@ -170,8 +224,11 @@ def _parts_table(rows: list[Row]) -> str:
             )
         for r in row.results:
             counted = "yes" if row.counted(r) else "no (a later file counts)"
+            auto = ""
+            if r.overridden:
+                auto = f" <span class=muted>(grader: {r.data()['auto']['score']:g})</span>"
             out.append(
-                f"<tr>{who}<td>{escape(r.exercise)}</td><td class=num>{r.score:g}</td>"
+                f"<tr>{who}<td>{escape(r.exercise)}</td><td class=num>{r.score:g}{auto}</td>"
                 f"<td>{r.grade}</td><td>{counted}</td><td></td></tr>"
             )
     return (
@@ -197,11 +254,12 @@ def _totals_table(rows: list[Row], summary: Summary) -> str:
     )
 
 
-def render_html(rows: list[Row], summary: Summary) -> str:
+def render_html(rows: list[Row], summary: Summary, findings: Findings | None = None) -> str:
     exercises = ", ".join(summary.exercises) or "no part graded"
     title = f"Class report: {exercises}, {run_date()}"
     sections = "".join(_exercise_section(e) for e in summary.exercises.values())
     flagged = summary.flagged
+    findings = findings or Findings()
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>
 <style>{STYLE}</style></head><body>
@@ -212,6 +270,7 @@ be graded</span><span>{summary.parts} parts counted</span>
 {sections}
 <h2>Flagged for review ({flagged})</h2>
 {_review_queue(rows)}
+{_overrides(rows, findings)}
 {_warnings(rows)}
 <h2>Graded parts</h2>
 {_parts_table(rows)}

@@ -11,14 +11,19 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from grader.atomic import OutputSet, check_output_file
 from grader.batch.collect import SUFFIXES
 from grader.batch.run import Row
 from grader.batch.summary import Summary
 from grader.errors import GraderError, Location
+
+if TYPE_CHECKING:
+    from grader.overrides.apply import Stale
 
 
 @dataclass(frozen=True)
@@ -28,6 +33,7 @@ class Outputs:
     feedback_dir: Path | None = None
     html: Path | None = None
     gradescope: Path | None = None
+    review_csv: Path | None = None
 
     def files(self) -> dict[str, Path]:
         """The file outputs asked for, by option."""
@@ -36,8 +42,17 @@ class Outputs:
             "--json": self.json,
             "--html": self.html,
             "--gradescope": self.gradescope,
+            "--review-csv": self.review_csv,
         }
         return {option: path for option, path in named.items() if path is not None}
+
+
+@dataclass
+class Findings:
+    """What a batch found besides the grades: overrides it could not apply (None: no
+    ``--overrides``)."""
+
+    stale: list[Stale] | None = None
 
 
 def _folder(path: str) -> str:
@@ -50,19 +65,26 @@ def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
-def check_outputs(outputs: Outputs, inputs: list[Path], files: list[Path]) -> None:
-    """Refuse, before anything is graded, an output that cannot or must not be written."""
+def check_outputs(
+    outputs: Outputs, inputs: list[Path], files: list[Path], read: Sequence[Path] = ()
+) -> None:
+    """Refuse, before anything is graded, an output that cannot or must not be written:
+    among them one that is a file the batch reads (``read``: its overrides)."""
     folders = [os.path.realpath(p) for p in inputs if p.is_dir()]
     names = [str(f) for f in files]
     real_dirs = {d: os.path.realpath(d) for d in {_folder(n) for n in names}}
-    seen: dict[tuple[str, str], str] = {}
+    seen: dict[tuple[str, str], str] = {
+        (os.path.realpath(p.parent), p.name): "--overrides" for p in read
+    }
     for option, path in outputs.files().items():
         if path.is_dir():
             raise GraderError(f"is a folder; {option} needs a file name", Location(str(path)))
         check_output_file(path)
         where = (os.path.realpath(path.parent), path.name)
         if where in seen:
-            raise GraderError(f"{seen[where]} and {option} name the same file", Location(str(path)))
+            also = seen[where]
+            lost = "; it would be overwritten" if also == "--overrides" else ""
+            raise GraderError(f"{also} and {option} name the same file{lost}", Location(str(path)))
         seen[where] = option
         if where in _reports_named(path.name, names, real_dirs):
             raise GraderError(
@@ -104,21 +126,28 @@ def _check_feedback_dir(folder: Path, inputs: list[str], report_dirs: set[str]) 
         )
 
 
-def write_outputs(outputs: Outputs, rows: list[Row], summary: Summary) -> None:
+def write_outputs(
+    outputs: Outputs, rows: list[Row], summary: Summary, findings: Findings | None = None
+) -> None:
     """Every output asked for, renamed into place together."""
     from grader.batch.exports import write_csv, write_feedback, write_json
 
+    findings = findings or Findings()
     with OutputSet() as out:
         if outputs.csv:
             write_csv(out, outputs.csv, rows, summary)
         if outputs.json:
-            write_json(out, outputs.json, rows, summary)
+            write_json(out, outputs.json, rows, summary, findings)
         if outputs.feedback_dir:
             write_feedback(out, outputs.feedback_dir, rows)
+        if outputs.review_csv:
+            from grader.overrides.queue import write_queue
+
+            write_queue(out, outputs.review_csv, rows)
         if outputs.html:
             from grader.batch.html import render_html
 
-            out.write_text(outputs.html, render_html(rows, summary))
+            out.write_text(outputs.html, render_html(rows, summary, findings))
         if outputs.gradescope:
             from grader.gradescope import batch_results
 

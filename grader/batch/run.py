@@ -25,7 +25,8 @@ class Graded:
 
     Workers serialise the entry themselves (student and file first, then the single-report
     JSON), so the parent neither rebuilds nor re-encodes ten thousand results; feedback and
-    Gradescope read it back only when asked for.
+    Gradescope read it back only when asked for.  A part an instructor's override changed
+    (``overridden``) holds the grader's own verdicts in its entry's ``auto`` objects.
     """
 
     exercise: str
@@ -35,26 +36,31 @@ class Graded:
     failing: tuple[tuple[str, int | None, str], ...]  # id, line, evidence text
     entry: bytes  # ASCII JSON
     warnings: tuple[str, ...] = ()
-    review: tuple[tuple[str, bool, int | None, str], ...] = ()  # id, passed, line, text
+    # flagged for review: id, the grader's verdict, line, evidence text, max points
+    review: tuple[tuple[str, bool, int | None, str, float], ...] = ()
+    overridden: bool = False
 
     @classmethod
     def of(cls, result: dict[str, Any], student: str, file: str) -> Graded:
         from grader.batch.names import shown
 
-        crits = result["criteria"]
-        warnings = [shown(w) for w in result.get("warnings", ())]
         entry = {
             "student": shown(student),
             "file": shown(file),
             "counted": True,
             **result,
             "submission": shown(result["submission"]),
-            "warnings": warnings,
+            "warnings": [shown(w) for w in result.get("warnings", ())],
         }
+        return cls.from_entry(entry)
+
+    @classmethod
+    def from_entry(cls, entry: dict[str, Any]) -> Graded:
+        crits = entry["criteria"]
         return cls(
-            exercise=result["exercise"],
-            score=result["score"],
-            grade=result["grade"],
+            exercise=entry["exercise"],
+            score=entry["score"],
+            grade=entry["grade"],
             criteria=tuple((c["id"], c["passed"], c["points"]) for c in crits),
             failing=tuple(
                 (c["id"], c["evidence"]["line"], c["evidence"]["text"])
@@ -62,12 +68,19 @@ class Graded:
                 if not c["passed"]
             ),
             entry=json.dumps(entry).encode("ascii"),
-            warnings=tuple(warnings),
+            warnings=tuple(entry["warnings"]),
             review=tuple(
-                (c["id"], c["passed"], c["evidence"]["line"], c["evidence"]["text"])
+                (
+                    c["id"],
+                    c.get("auto", c)["passed"],
+                    c["evidence"]["line"],
+                    c["evidence"]["text"],
+                    c["max_points"],
+                )
                 for c in crits
                 if c.get("review")
             ),
+            overridden="auto" in entry,
         )
 
     def data(self) -> dict[str, Any]:
@@ -110,13 +123,14 @@ def _exercise_bundle(name: str) -> tuple[Any, Any, Any]:
 
 def grade_path(path: Path, exercise: str | None) -> Row:
     """Grade one file; any mistake in it becomes the row's error, never an exception."""
+    from grader.batch.students import student_of
     from grader.grading import grade_parts, grade_text
     from grader.submission import read_submission
 
     student = path.stem
     try:
         sub = read_submission(path)
-        student = str(sub.front_matter.get("student") or student)
+        student = student_of(sub.front_matter, path)
         row = Row(str(path), student)
         chosen = _exercise_bundle(exercise) if exercise is not None else None
         for name, text in grade_parts(sub, chosen[0] if chosen else None):

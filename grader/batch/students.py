@@ -20,6 +20,11 @@ def student_key(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
+def student_of(front_matter: dict[str, object], path: str | Path) -> str:
+    """Whose report a file is: its front matter's ``student:``, else the file's name."""
+    return str(front_matter.get("student") or Path(path).stem)
+
+
 def sort_rows(rows: list[Row]) -> list[Row]:
     """By student (one student's rows together), then file: the outputs' fixed order."""
     return sorted(rows, key=lambda r: (student_key(r.student), r.student, r.file))

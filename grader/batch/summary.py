@@ -28,6 +28,7 @@ class CriterionStat:
     title: str
     passed: int = 0
     total: int = 0
+    flagged: int = 0  # verdicts flagged for instructor review
     failing: Counter[tuple[int | None, str]] = field(default_factory=Counter)
 
     @property
@@ -82,7 +83,12 @@ class ExerciseSummary:
             "letters": {k: self.letters.get(k, 0) for k in LETTER_ORDER},
             "histogram": dict(zip(BIN_LABELS, self.histogram(), strict=True)),
             "criteria": {
-                c.id: {"passed": c.passed, "total": c.total, "rate": round(c.rate, 4)}
+                c.id: {
+                    "passed": c.passed,
+                    "total": c.total,
+                    "rate": round(c.rate, 4),
+                    "flagged": c.flagged,
+                }
                 for c in self.criteria.values()
             },
         }
@@ -98,7 +104,8 @@ class Summary:
     failed: int = 0
     not_counted: int = 0  # parts a later submission of the same student replaced
     warned: int = 0  # parts with a warning
-    flagged: int = 0  # verdicts flagged for instructor review
+    flagged: int = 0  # verdicts of counted parts flagged for instructor review
+    overridden: int = 0  # counted parts an instructor's override changed
     exercises: dict[str, ExerciseSummary] = field(default_factory=dict)
     totals: dict[str, float] = field(default_factory=dict)  # student key -> total
     students: dict[str, float] = field(default_factory=dict)  # shown name -> total
@@ -117,7 +124,6 @@ class Summary:
         self.totals[key] = self.totals.get(key, 0.0) + row.total
         for result in row.results:
             self.warned += bool(result.warnings)
-            self.flagged += len(result.review)
             self._count(result, 1)
 
     def uncount(self, row: Row, result: Graded) -> None:
@@ -126,6 +132,13 @@ class Summary:
         key = student_key(row.student)
         self.totals[key] = self.totals[key] - result.score
         self._count(result, -1)
+
+    def replace(self, row: Row, old: Graded, new: Graded) -> None:
+        """A counted part changed after it was counted in (an instructor's override)."""
+        key = student_key(row.student)
+        self.totals[key] = self.totals[key] - old.score + new.score
+        self._count(old, -1)
+        self._count(new, 1)
 
     def _count(self, result: Graded, sign: int) -> None:
         ex = self.exercises.get(result.exercise)
@@ -136,6 +149,8 @@ class Summary:
         else:
             ex.scores.remove(result.score)
         ex.letters[result.grade] += sign
+        self.flagged += len(result.review) * sign
+        self.overridden += result.overridden * sign
         stats = ex.criteria
         for cid, passed, _ in result.criteria:
             stat = stats.get(cid)
@@ -143,6 +158,8 @@ class Summary:
                 stat = stats[cid] = CriterionStat(cid, _titles().get(cid, cid))
             stat.total += sign
             stat.passed += passed * sign
+        for cid, *_ in result.review:
+            stats[cid].flagged += sign
         for cid, line, text in result.failing:
             failing = stats[cid].failing
             failing[(line, text)] += sign
@@ -166,6 +183,7 @@ class Summary:
             "not_counted": self.not_counted,
             "warned": self.warned,
             "flagged_for_review": self.flagged,
+            "overridden": self.overridden,
             "exercises": {k: e.to_dict() for k, e in self.exercises.items()},
             "students": dict(sorted(self.students.items())),
         }
@@ -200,7 +218,8 @@ def _exercise_lines(e: ExerciseSummary) -> list[str]:
     width = max((len(c) for c in e.criteria), default=10)
     for c in e.criteria.values():
         bar = "#" * round(20 * c.rate)
-        lines.append(f"    {c.id:<{width}}  {c.rate:6.1%}  {bar}")
+        flagged = f"  {c.flagged} flagged for review" if c.flagged else ""
+        lines.append(f"    {c.id:<{width}}  {c.rate:6.1%}  {bar:<20}{flagged}".rstrip())
     lines.append("  scores:")
     hist = e.histogram()
     top = max(hist) or 1
@@ -223,6 +242,8 @@ def headline(s: Summary) -> str:
         extra.append(f"{s.warned} with warnings")
     if s.flagged:
         extra.append(f"{s.flagged} verdicts flagged for instructor review")
+    if s.overridden:
+        extra.append(f"{s.overridden} part{'s' if s.overridden != 1 else ''} changed by overrides")
     return out + ("\n" + "; ".join(extra) if extra else "")
 
 
