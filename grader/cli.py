@@ -236,6 +236,11 @@ def analyze(exercise: str, fmt: str) -> int:
         **FILE,
         help="the verdicts flagged for review, as a table for a TA to fill in",
     ),
+    param(
+        "--similar",
+        action="store_true",
+        help="list pairs of reports that look copied (the HTML lists them too)",
+    ),
 )
 def batch(**options: Any) -> int:
     """Grade a class: many reports, a summary, and exports for spreadsheets and Gradescope.

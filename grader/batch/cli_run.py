@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, cast
 from grader.atomic import remove_own_temporaries
 from grader.batch.collect import collect
 from grader.batch.names import shown
-from grader.batch.outputs import Findings, Outputs, check_outputs, write_outputs
+from grader.batch.outputs import Findings, Outputs, check_outputs, similar_line, write_outputs
 from grader.batch.run import Row, grade_all
-from grader.batch.students import resolve_duplicates, sort_rows
+from grader.batch.students import resolve_duplicates, sort_rows, student_key
 from grader.batch.summary import Summary, render_summary
 from grader.errors import GraderError
 from grader.exercises import resolve_exercise
@@ -25,9 +25,11 @@ from grader.overrides.rows import apply_to_rows
 
 if TYPE_CHECKING:
     from grader.rubric import Rubric
+    from grader.similar.pairs import Pair
 
 PROGRESS_OVER = 20
 WARNINGS_SHOWN = 20  # on the terminal; the CSV and HTML list every one
+SIMILAR_SHOWN = 20  # pairs that look copied, on the terminal
 
 
 def _progress(total: int):  # type: ignore[no-untyped-def]
@@ -101,13 +103,15 @@ def run_batch(
     time_limit: float | None = None,
     overrides: list[Path] | None = None,
     review_csv: Path | None = None,
+    similar: bool = False,
 ) -> int:
     """Grade ``paths``; 0 when every file was graded, 1 when some could not be.
     ``time_limit`` bounds the seconds one report may take (default 10); ``overrides`` are
-    files of instructor overrides (YAML, or filled-in review queues)."""
+    files of instructor overrides (YAML, or filled-in review queues); ``similar`` lists
+    reports that look copied (also done for the HTML)."""
     outputs = Outputs(csv_out, json_out, feedback_dir, html_out, gradescope_out, review_csv)
     with _stop_cleanly_on_sigterm():
-        return _run(paths, exercise, outputs, workers, time_limit, overrides or [])
+        return _run(paths, exercise, outputs, workers, time_limit, overrides or [], similar)
 
 
 def _rubric_of(exercise: str | None) -> Callable[[str], Rubric | None]:
@@ -123,10 +127,28 @@ def _rubric_of(exercise: str | None) -> Callable[[str], Rubric | None]:
     return rubric
 
 
+def _similar_pairs(rows: list[Row]) -> list[Pair]:
+    from grader.similar.pairs import Doc, find_similar
+
+    docs = [
+        Doc(shown(row.student), student_key(row.student), shown(row.file), r.exercise, r.text)
+        for row in rows
+        for r in row.results
+        if row.counted(r) and r.text is not None
+    ]
+    return find_similar(docs)
+
+
 def _report_findings(findings: Findings) -> None:
-    """Overrides not applied, on stderr."""
+    """Overrides not applied, on stderr; pairs that look copied, on stdout."""
     for stale in findings.stale or ():
         print(f"warning: override {stale}", file=sys.stderr)
+    if findings.similar:
+        print(f"\n{len(findings.similar)} pairs of reports look copied:")
+        for pair in findings.similar[:SIMILAR_SHOWN]:
+            print(f"  {similar_line(pair)}")
+        if len(findings.similar) > SIMILAR_SHOWN:
+            print(f"  ... {len(findings.similar) - SIMILAR_SHOWN} more (all in --json and --html)")
 
 
 def _run(
@@ -136,6 +158,7 @@ def _run(
     workers: int | None,
     time_limit: float | None,
     overrides: list[Path],
+    similar: bool,
 ) -> int:
     files = collect(paths)
     if not files:
@@ -146,12 +169,13 @@ def _run(
         resolve_exercise(exercise)  # a bad --exercise is the user's mistake: say so once
     check_outputs(outputs, paths, files, overrides)
     entries = load_overrides(overrides) if overrides else None
+    similar = similar or outputs.html is not None
     bar = _progress(len(files))
     rows: list[Row] = []
     summary = Summary()
     try:
         tick = (lambda n: bar[0].advance(bar[1], n)) if bar else None
-        for row in grade_all(files, exercise, workers, tick, time_limit):
+        for row in grade_all(files, exercise, workers, tick, time_limit, similar):
             rows.append(row)
             summary.add(row)  # while the workers grade, the parent counts
     finally:
@@ -163,6 +187,8 @@ def _run(
     findings = Findings()
     if entries is not None:
         findings.stale = apply_to_rows(rows, entries, _rubric_of(exercise), summary)
+    if similar:
+        findings.similar = _similar_pairs(rows)
     summary.finish(rows)
     write_outputs(outputs, rows, summary, findings)
     _report_problems(rows, outputs)

@@ -119,8 +119,8 @@ def write_json(
     outputs: OutputSet, path: Path, rows: list[Row], summary: Summary, findings: Findings
 ) -> None:
     """``{"reports": [...], "summary": {...}}``: each graded part's JSON with its student and
-    file first, and an error entry for a report that could not be graded; then, with
-    overrides, ``"stale_overrides"``.  Entries are written
+    file first, and an error entry for a report that could not be graded; then, when they
+    were looked for, ``"stale_overrides"`` and ``"similar"`` pairs.  Entries are written
     one by one as the workers encoded them, never held twice in memory."""
     with outputs.open(path, "wb", buffering=BIG_BUFFER) as handle:
         handle.write(b'{"reports": [')
@@ -152,6 +152,9 @@ def write_json(
         if findings.stale is not None:
             stale = [s.to_dict() for s in findings.stale]
             handle.write(b', "stale_overrides": ' + json.dumps(stale).encode("ascii"))
+        if findings.similar is not None:
+            pairs = [p.to_dict() for p in findings.similar]
+            handle.write(b', "similar": ' + json.dumps(pairs).encode("ascii"))
         handle.write(b"}\n")
 
 

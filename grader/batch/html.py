@@ -2,8 +2,8 @@
 
 Its title names the exercises and the date (``SOURCE_DATE_EPOCH`` fixes the date for
 reproducible files).  Each exercise has its own figures and charts; then come the verdicts
-flagged for review (one criterion at a time), what overrides changed, the warnings,
-every graded part, and each student's total.
+flagged for review (one criterion at a time), what overrides changed, the reports that
+look copied, the warnings, every graded part, and each student's total.
 """
 
 from __future__ import annotations
@@ -26,6 +26,9 @@ table{border-collapse:collapse;width:100%}td,th{padding:.3rem .5rem;border-botto
 th{text-align:left}td.num{text-align:right}.err{color:#a4262c}.muted{color:#667}
 blockquote{margin:.2rem 0;color:#555;font-style:italic}.stats span{margin-right:1.5rem}
 """
+
+
+SIMILAR_SHOWN = 500  # pairs listed in the HTML; the JSON lists every one
 
 
 def _t(text: str) -> str:
@@ -194,6 +197,36 @@ def _overrides(rows: list[Row], findings: Findings) -> str:
     return "\n".join(out)
 
 
+def _similar(findings: Findings) -> str:
+    """Pairs of reports that look copied, when any was found."""
+    from grader.similar.pairs import THRESHOLD
+
+    pairs = findings.similar or []
+    if not pairs:
+        return ""
+    shown_pairs = pairs[:SIMILAR_SHOWN]
+    more = len(pairs) - len(shown_pairs)
+    body = "".join(
+        f"<tr><td class=num>{p.score:g}</td><td>{escape(p.exercise)}</td>"
+        f"<td>{_t(p.a.student)}<br><span class=muted>{_t(p.a.file)}"
+        f"{f' line {p.line_a}' if p.line_a else ''}</span></td>"
+        f"<td>{_t(p.b.student)}<br><span class=muted>{_t(p.b.file)}"
+        f"{f' line {p.line_b}' if p.line_b else ''}</span></td>"
+        f"<td><blockquote>{_t(p.passage)}</blockquote></td></tr>"
+        for p in shown_pairs
+    )
+    note = f"<p class=muted>{more} more pairs are in the JSON (--json).</p>" if more else ""
+    return (
+        f"<h2>Reports that look copied ({len(pairs)})</h2>\n"
+        f"<p>Pairs whose own words (the exercise's template lines and field labels removed) "
+        f"score {THRESHOLD:g} or more of 100 when compared with their words sorted, so "
+        "reordered lines and moved words still match. A high score is a reason to read "
+        "both reports, not a finding of copying.</p>"
+        "<table><tr><th>score</th><th>exercise</th><th>report</th><th>report</th>"
+        "<th>the longest line both have</th></tr>" + body + "</table>" + note
+    )
+
+
 def _warnings(rows: list[Row]) -> str:
     """The warnings of every part and the batch's notes on files, as a counted section."""
     items = []
@@ -271,6 +304,7 @@ be graded</span><span>{summary.parts} parts counted</span>
 <h2>Flagged for review ({flagged})</h2>
 {_review_queue(rows)}
 {_overrides(rows, findings)}
+{_similar(findings)}
 {_warnings(rows)}
 <h2>Graded parts</h2>
 {_parts_table(rows)}

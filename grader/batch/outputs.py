@@ -24,6 +24,7 @@ from grader.errors import GraderError, Location
 
 if TYPE_CHECKING:
     from grader.overrides.apply import Stale
+    from grader.similar.pairs import Pair
 
 
 @dataclass(frozen=True)
@@ -50,9 +51,18 @@ class Outputs:
 @dataclass
 class Findings:
     """What a batch found besides the grades: overrides it could not apply (None: no
-    ``--overrides``)."""
+    ``--overrides``) and pairs of reports that look copied (None: not checked)."""
 
     stale: list[Stale] | None = None
+    similar: list[Pair] | None = None
+
+
+def similar_line(pair: Pair) -> str:
+    """One pair as a line: score, exercise, both students and files."""
+    return (
+        f"{pair.score:g}  {pair.exercise}  {pair.a.student} ({pair.a.file})  and  "
+        f"{pair.b.student} ({pair.b.file})"
+    )
 
 
 def _folder(path: str) -> str:

@@ -52,6 +52,7 @@ def _work(
     others: list[Connection],
     progress: Any,
     slot: int,
+    similar: bool = False,
 ) -> None:
     """A worker: grade each chunk received and send back its rows, until the pipe ends.
     Before each file it notes the time in ``progress[2 * slot + 1]``, then the chunk and
@@ -75,7 +76,10 @@ def _work(
         for n, path in enumerate(paths):
             progress[2 * slot + 1] = time.monotonic()
             progress[2 * slot] = seq * STRIDE + n
-            rows.append(run.grade_path(Path(path), exercise))
+            if similar:
+                rows.append(run.grade_path(Path(path), exercise, similar=True))
+            else:
+                rows.append(run.grade_path(Path(path), exercise))
         conn.send((seq, rows))
 
 
@@ -111,9 +115,11 @@ class Pool:
         workers: int,
         chunk: int,
         time_limit: float,
+        similar: bool = False,
     ) -> None:
         self.paths = paths
         self.exercise = exercise
+        self.similar = similar  # workers keep each part's text for the similarity check
         self.size = workers
         self.time_limit = time_limit
         self.queue: deque[list[int]] = deque(
@@ -132,7 +138,7 @@ class Pool:
         self.progress[2 * slot] = -1
         ours, theirs = self.context.Pipe()
         others = [w.conn for w in self.workers] if self.fork else []
-        args = (theirs, self.exercise, os.getpid(), others, self.progress, slot)
+        args = (theirs, self.exercise, os.getpid(), others, self.progress, slot, self.similar)
         process = self.context.Process(target=_work, args=args, daemon=True)
         process.start()
         theirs.close()

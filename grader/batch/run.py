@@ -39,9 +39,10 @@ class Graded:
     # flagged for review: id, the grader's verdict, line, evidence text, max points
     review: tuple[tuple[str, bool, int | None, str, float], ...] = ()
     overridden: bool = False
+    text: Any = None  # the part's text as the similarity check reads it, when asked for
 
     @classmethod
-    def of(cls, result: dict[str, Any], student: str, file: str) -> Graded:
+    def of(cls, result: dict[str, Any], student: str, file: str, text: Any = None) -> Graded:
         from grader.batch.names import shown
 
         entry = {
@@ -52,10 +53,10 @@ class Graded:
             "submission": shown(result["submission"]),
             "warnings": [shown(w) for w in result.get("warnings", ())],
         }
-        return cls.from_entry(entry)
+        return cls.from_entry(entry, text)
 
     @classmethod
-    def from_entry(cls, entry: dict[str, Any]) -> Graded:
+    def from_entry(cls, entry: dict[str, Any], text: Any = None) -> Graded:
         crits = entry["criteria"]
         return cls(
             exercise=entry["exercise"],
@@ -81,6 +82,7 @@ class Graded:
                 if c.get("review")
             ),
             overridden="auto" in entry,
+            text=text,
         )
 
     def data(self) -> dict[str, Any]:
@@ -121,8 +123,9 @@ def _exercise_bundle(name: str) -> tuple[Any, Any, Any]:
     return ex, rubric_for(ex.id, own=ex.rubric_path), analyze(ex.table)
 
 
-def grade_path(path: Path, exercise: str | None) -> Row:
-    """Grade one file; any mistake in it becomes the row's error, never an exception."""
+def grade_path(path: Path, exercise: str | None, similar: bool = False) -> Row:
+    """Grade one file; any mistake in it becomes the row's error, never an exception.
+    ``similar`` keeps each part's text as the similarity check reads it."""
     from grader.batch.students import student_of
     from grader.grading import grade_parts, grade_text
     from grader.submission import read_submission
@@ -136,12 +139,19 @@ def grade_path(path: Path, exercise: str | None) -> Row:
         for name, text in grade_parts(sub, chosen[0] if chosen else None):
             ex, rubric, analysis = chosen or _exercise_bundle(name)
             result = grade_text(sub, ex, text, rubric, analysis).to_dict()
-            row.results.append(Graded.of(result, student, row.file))
+            kept = _similarity_text(text, ex) if similar else None
+            row.results.append(Graded.of(result, student, row.file, kept))
         return row
     except GraderError as exc:
         return Row(str(path), student, error=exc.message if exc.location else str(exc))
     except Exception as exc:  # noqa: BLE001 - a batch goes on past any one report
         return Row(str(path), student, error=f"internal error: {type(exc).__name__}: {exc}")
+
+
+def _similarity_text(text: str, ex: Any) -> Any:
+    from grader.similar.text import similarity_text
+
+    return similarity_text(text, ex)
 
 
 def warm_up(exercise: str | None) -> None:
@@ -165,16 +175,18 @@ def grade_all(
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
     time_limit: float | None = None,
+    similar: bool = False,
 ) -> Iterator[Row]:
     """Rows in the order of ``paths``, graded in worker processes: a worker that dies or
-    overruns ``time_limit`` seconds on a report costs that report only."""
+    overruns ``time_limit`` seconds on a report costs that report only.  ``similar`` keeps
+    each part's text for the similarity check."""
     from grader.batch.pool import TIME_LIMIT, Pool
 
     workers = max(1, min(workers or os.cpu_count() or 1, len(paths)))
     size = max(8, min(64, len(paths) // (workers * 8) or 1))  # small: an even finish
     if "fork" in multiprocessing.get_all_start_methods():
         warm_up(exercise)  # forked workers inherit imports, compiled patterns and exercises
-    pool = Pool(paths, exercise, workers, size, time_limit or TIME_LIMIT)
+    pool = Pool(paths, exercise, workers, size, time_limit or TIME_LIMIT, similar)
     waiting: dict[int, Row] = {}
     next_index = 0
     for index, row in pool.rows():

@@ -91,7 +91,7 @@ def apply_to_rows(
         new, unused = apply_part(old.data(), fitting, rubric_of(old.exercise))
         stale += unused
         if new is not None:
-            row.results[i] = Graded.from_entry(new)
+            row.results[i] = Graded.from_entry(new, old.text)
             summary.replace(row, old, row.results[i])
     order = {id(o): n for n, o in enumerate(entries)}
     return sorted(stale, key=lambda s: order[id(s.override)])
