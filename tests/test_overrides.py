@@ -425,3 +425,15 @@ def test_grade_override_refuses_what_would_not_apply(
     assert result.exit_code == 2, result.output
     assert message in result.stderr and "Traceback" not in result.output
     assert not target.exists()
+
+
+def test_the_readmes_example_is_a_valid_overrides_file(tmp_path: Path):
+    import re
+
+    from grader.overrides.model import load_overrides
+
+    readme = (ROOT / "README.md").read_text()
+    example = re.search(r"```yaml\n(- \{student.*?)```", readme, re.DOTALL)
+    assert example, "the README's instructor section shows an overrides file"
+    entries = load_overrides([write(tmp_path / "o.yaml", example.group(1))])
+    assert {e.change() for e in entries} == {"passed", "2 points", "adjust -5"}

@@ -9,10 +9,10 @@ that the second has near-identically (the shared passage).
 
 Two reports by different authors on the same exercise share the course's vocabulary (op
 names, the table's figures, "bf16", "prefill"): among the shipped labelled reports, the
-closest pair by different authors scores 78, and copies with one word in ten moved score
-95 or more.  ``THRESHOLD`` is 90, between the two.  Parts of fewer than ``MIN_WORDS`` words
-of their own are not compared: two short, correct answers to the same question can agree
-without copying.
+closest pair by different authors scores 78, and copies with one word in ten moved and a
+few words changed score 93 or more.  ``THRESHOLD`` is 90, between the two.  Parts of
+fewer than ``MIN_WORDS`` words of their own are not compared: two short, correct answers
+to the same question can agree without copying.
 
 Up to ``ALL_PAIRS`` parts of an exercise, every pair is scored.  Beyond that, a pair is
 scored only if the two share at least ``MIN_SHARED`` rare word 3-grams (held by at most
