@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import chromium
 from tests.cli_run import grade
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -295,14 +296,7 @@ def test_html_report_renders_in_headless_chromium(class_outputs: Path, tmp_path:
     proc = subprocess.run(
         [
             "chromium",
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
+            *chromium.FLAGS,
             f"--user-data-dir={tmp_path / 'profile'}",
             "--window-size=1100,1400",
             f"--screenshot={shot}",

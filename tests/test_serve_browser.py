@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import chromium
 from tests.cli_run import grade
 from tests.serve_run import serving
 
@@ -29,17 +30,7 @@ sync_api = pytest.importorskip(
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-# Chromium as root in a sandbox with no network (see the machine notes).
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+FLAGS = chromium.FLAGS
 
 
 @pytest.fixture(scope="module")

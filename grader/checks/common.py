@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
+from grader.analyzer.classify import CLASSES
 from grader.report.language import (
     claim,
     concept,
@@ -20,13 +21,6 @@ from grader.report.language import (
 from grader.report.model import Report, TextLine
 from grader.report.patterns import Pattern
 
-CLASSES = (
-    "movement-bound",
-    "overhead-bound",
-    "compute-bound",
-    "host-bound",
-    "communication-bound",
-)
 # A reference to a part of the course: "Part A", "In A,", "A's", "A:" (the bare letter only
 # in capitals, so the article "A fused kernel" is not read as Part A).
 _PART_REF = re.compile(
