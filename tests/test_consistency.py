@@ -195,3 +195,19 @@ def test_grade_report_and_batch_do_not_import_typer(argv, shown):
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert shown in out.stdout
+
+
+def test_every_bottleneck_class_can_be_graded():
+    """Each class the analyzer can derive has what grading needs: a diagnosis and a claim in
+    the lexicon, what a diagnosis of it says, and what an experiment aimed at it does."""
+    from grader.analyzer.classify import CLASSES
+    from grader.checks.diagnosis import EXPLAINED
+    from grader.checks.experiments import TARGETS
+    from grader.report.language import _raw
+
+    lexicon = _raw()
+    for name in CLASSES:
+        assert name in lexicon["diagnosis"], name
+        assert name in lexicon["claims"], name
+        assert name in EXPLAINED, name
+        assert name in TARGETS, name
