@@ -9,7 +9,7 @@ from grader.report.language import _raw, has
 
 _LABEL = re.compile(r"^([^:\u2014\u2013]{1,80}?)\s*[:\u2014\u2013]\s*")
 _LEAD_WORDS = frozenset(_raw()["not_yet_lead_words"].split())
-_THING_END = re.compile(r"[.;:\u2014\u2013(]|\s-\s|\bbecause\b|\bsince\b|,\s*(?:as|but)\b")
+_THING_END = re.compile(r"[.;:\u2014\u2013(]|\s-\s|\bbecause\b|\bsince\b|,\s*(?:as|but)\b|,\s*(?=\d|only\b|its?\b|they\b|too\b|already\b|just\b)")
 _QUOTED = re.compile(r"\"([^\"\n]{1,60})\"|'([^'\n]{1,60})'|“([^”\n]{1,60})”|`([^`\n]{1,80})`")
 _NAME = re.compile(r"^[A-Za-z_][\w./:-]{0,48}$")
 _API = re.compile(r"torch\.|record_function|nvtx|range_(?:push|pop)|with_stack|profile", re.I)

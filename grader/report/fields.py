@@ -132,6 +132,13 @@ def match_label(label: str) -> tuple[FieldSpec, bool, bool] | None:
     for _, _, key in process.extract(norm, choices, scorer=fuzz.ratio, score_cutoff=threshold):
         if choices[key][0] == norm[0]:
             return specs[int(key.split(":")[0])], False, True
+    if "/" in norm:
+        # A label given in two languages, "Charge de travail / Workload": the field is the
+        # half that names it exactly (not an exact spelling of the whole label).
+        for half in norm.split("/"):
+            for spec in specs:
+                if half.strip() in spec.exact:
+                    return spec, False, False
     return None
 
 
