@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 _PART_HEADING = re.compile(
-    r"^[ \t]{0,3}#{1,6}[ \t]*(?:\*\*|__)?part[ \t]*([abc])\b"
+    r"^[ \t]{0,3}#{1,6}[ \t]*(?:\*\*|__)?(?:part(?:e|ie)?|teil)[ \t]*([abc])\b"
     r"(?![ \t]*(?:\*\*|__)?[ \t]*(?:vs\b|v\.|versus\b|compared\b|and\b|&|/|,|contrast\w*\b|"
     r"against\b|relative\b|in contrast\b|\+))",
     re.IGNORECASE | re.MULTILINE,

@@ -7,7 +7,7 @@ import re
 from grader.analyzer.kinds import base_name
 from grader.checks.registry import Context, Evidence, Verdict, check
 
-_PCT = re.compile(r"(\d+(?:\.\d+)?)\s*%")
+_PCT = re.compile(r"(\d+(?:[.,]\d+)?)\s*%")  # "61%", "61.0 %", "61,0 %"
 _PHASE = re.compile(r"\bdecod\w*|\bgenerat\w*|\btoken[- ]by[- ]token\b|\bautoregressive\b", re.I)
 
 
@@ -37,7 +37,7 @@ def copy_share_stated(ctx: Context) -> Verdict:
     stated = None
     for tl in ctx.report.text_lines:
         if stem.lower() in tl.text.lower() and any(
-            abs(float(p) - share) <= 2 for p in _PCT.findall(tl.text)
+            abs(float(p.replace(",", ".")) - share) <= 2 for p in _PCT.findall(tl.text)
         ):
             stated = tl
             break
