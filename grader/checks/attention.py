@@ -30,6 +30,12 @@ def _lead_before(report: Report, tl: TextLine) -> str:
 _ASKS_CHANGE = re.compile(r"\b(?:try|swap|switch|replace)", re.IGNORECASE)
 _ATTENTION_WORD = re.compile(r"attention|kernel", re.IGNORECASE)
 _WAITS = re.compile(r"\b(?:wait\w*|idle\w*|starv\w*)\b", re.IGNORECASE)
+# The step judged wrong in its own sentence: "Writing my own attention now would be
+# polishing the wrong thing."
+_JUDGED_WRONG = re.compile(
+    r"\b(?:would|will|is|.s) be (?:\w+ing )?(?:the |a )?(?:wrong|premature|pointless|waste)\b",
+    re.IGNORECASE,
+)
 
 
 def attention_proposal(report: Report) -> tuple[TextLine, str] | None:
@@ -57,6 +63,7 @@ def _attention_proposal(report: Report) -> tuple[TextLine, str] | None:
             tl.where == "not_yet"
             or not mentions("attention_kernel", s.text)  # mentioned, and not negated
             or conditional_after(s.text)
+            or _JUDGED_WRONG.search(s.text)
         ):
             continue
         if has("described", s.text) and not _ASKS_CHANGE.search(s.text):

@@ -175,7 +175,11 @@ def _lumps(sentence: str) -> bool:
     return False
 
 
-_NOT_MATH = re.compile(r"\b(?:not|isn.t|aren.t) (?:the )?(?:model )?(?:math|work|compute)\b", re.I)
+_NOT_MATH = re.compile(
+    r"\b(?:not|isn.t|aren.t|don.t|doesn.t|never)\b(?: \w+){0,3}? (?:the |actual |real |model |useful )*"
+    r"(?:math|maths|mathematics|work|compute|computing|computation|calculation)\b",
+    re.I,
+)
 
 
 def _names_math_group(text: str) -> bool:

@@ -28,7 +28,10 @@ _MARKER = re.compile(
 )
 # Decoration before a lead: markdown marks, a checkbox ("- [ ] Not yet:"), or an enumerator
 # that is not a unit's label ("C) not yet:", "3. Hypotheses").
-_DECOR = re.compile(r"^(?:[\s*_`#>-]|\[[ xX]\]|(?:[A-Z]|\d{1,2})[.)]\s)+")
+# A lab notebook's time stamp ("**09:41** Why are copy_ and to there?") is decoration too.
+_DECOR = re.compile(
+    r"^(?:[\s*_`#>-]|\[[ xX]\]|(?:[A-Z]|\d{1,2})[.)]\s|\[?\d{1,2}:\d{2}(?::\d{2})?\]?(?=[\s*_\]]))+"
+)
 _ARROW = re.compile(r"^\s*(?:->|→|=>)")
 _LEAD_MARKER = re.compile(
     r"\b(?:hyp\w*|tests?|checks?|for|experiments?)\.?\s+(?:h\s*)?([a-d1-9])\b", re.IGNORECASE
@@ -137,6 +140,12 @@ def find_sections(lines: list[Line], field_lines: set[tuple[int, int]]) -> dict[
             last, current, body = current[0], None, []
         opens = line.first or line.kind == "paragraph"
         found = section_of(line.text) if opens else None
+        if not opens and line.kind == "item" and line.text[:1].isalpha():
+            # "Experiments: (1) ...; (2) ..." carried into the last hypothesis's item (no
+            # blank line before it) still tests them all
+            lazy = section_of(line.text)
+            if lazy and lazy[0] == "experiments" and len(_INLINE_MARKER.findall(lazy[1])) >= 2:
+                found = lazy
         if found and line.kind == "heading" and found[0] in ("hypotheses", "experiments"):
             found = (found[0], "")  # "## Why copy_ and to might be there" holds no unit
         inside = current[0] if current else None
@@ -157,8 +166,10 @@ def find_sections(lines: list[Line], field_lines: set[tuple[int, int]]) -> dict[
             and found[0] == "experiments"
             and (inside == "hypotheses" or line.block in marked_blocks)
             and (not line.first or _ARROW.match(line.text))
+            and len(_INLINE_MARKER.findall(found[1])) < 2
         ):
             found = None  # "-> check: ..." under a hypothesis is that hypothesis's test
+            # (but "Experiments: (1) ...; (2) ..." right under the list tests them all)
         if (
             not found
             and _HYPOTHESIS_START.match(line.text)
