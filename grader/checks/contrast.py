@@ -128,11 +128,16 @@ def _meaning_pieces(
         here = own if _HERE.search(s.text) else frozenset()
         out.append((s.text, part_refs(s.text) or here, s.line))
         carried: frozenset[str] = frozenset()
+        run = ""  # the pieces in a row that speak of the same part, read together
         for piece in _TURN_OR_STOP.split(s.text):
             if not piece.strip():
                 continue
-            carried = part_refs(piece) or (own if _HERE.search(piece) else carried)
+            refs = part_refs(piece) or (own if _HERE.search(piece) else carried)
+            run = f"{run} {piece}" if refs == carried and run else piece
+            carried = refs
             out.append((piece, carried, s.line))
+            if run != piece:  # "B: matmul on top = the biggest of 240 crumbs while the GPU idles"
+                out.append((run, carried, s.line))
     return out
 
 

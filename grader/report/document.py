@@ -95,11 +95,18 @@ def _clean(text: str) -> str:
     return text.strip()
 
 
+# A bullet glyph at the start of a line is a list item, as it looks ("•", "◦", "▪", "●"):
+# replaced by "-" (one character for one, so columns and line numbers stay).
+_GLYPH_BULLET = re.compile(r"^([ \t]*)[\u2022\u25e6\u25aa\u25cf](?=[ \t])", re.MULTILINE)
+
+
 def parse_document(text: str) -> list[Line]:
     """Lines of the report in order, each with its markdown context.
 
     A text with more structure than a report may have is refused (see ``bounds``)."""
     check_text(text, _MARKUP)
+    if "\u2022" in text or "\u25e6" in text or "\u25aa" in text or "\u25cf" in text:
+        text = _GLYPH_BULLET.sub(r"\1-", text)  # "• A: ..." pasted from a word processor
     tokens = parse_tokens(parser_for(text), text)
     lines: list[Line] = []
     list_stack: list[tuple[int, bool]] = []  # (list id, ordered)

@@ -21,7 +21,10 @@ from grader.yamlload import package_data
 _SEPARATOR = re.compile(
     r"^(?P<label>[^:|=]{1,60}?)\s*(?::|\s[-–—=]+(?:\s|$)|[–—]|=)\s*(?P<value>.*)$"
 )
-_NUMBERING = re.compile(r"^\s*(?:\(?\d+[.)]|[-*•·>]|#+)\s*")
+# An enumerator, a bullet, a heading mark, or a lab notebook's time stamp ("[14:05] Workload:")
+_NUMBERING = re.compile(
+    r"^\s*(?:\(?\d+[.)]|[-*•·>]|#+|\[?\d{1,2}:\d{2}(?::\d{2})?\]?(?=\s)|\[[^\]\n]{1,12}\](?=\s))\s*"
+)
 _DECOR = re.compile(r"[*_`#~]+")
 PLACEHOLDERS = re.compile(
     r"^\s*(?:todo|tbd|n/?a|none|null|nil|\?+|\.+|…|-+|—|–|xxx+|fill (?:me )?in|\[.*\]|<.*>)?"
@@ -229,6 +232,12 @@ def _opens_own_part(line: Line, previous: Line) -> bool:
     return bool(_OWN_LABEL.match(line.text)) or short_lead
 
 
+def _lead_alone(line: Line) -> bool:
+    """A short line that is only a part's lead ("Hypotheses", "13:18 vs Part A")."""
+    found = section_of(line.text)
+    return found is not None and not found[1] and len(line.text.split()) <= 6
+
+
 def _continuation(lines: list[Line], i: int, starts: set[int], has_value: bool) -> list[Line]:
     """Lines below a label that belong to its value."""
     head = lines[i]
@@ -243,6 +252,8 @@ def _continuation(lines: list[Line], i: int, starts: set[int], has_value: bool) 
             out.append(line)
             continue
         same_block = line.block == head.block
+        if same_block and _lead_alone(line):
+            break  # "vs Part A" on the line after "Next experiment: ..." opens its own part
         nested = line.kind == "item" and head.kind == "item" and line.level > head.level
         nested_under_paragraph = head.kind == "paragraph" and not has_value and line.kind == "item"
         if same_block or nested or nested_under_paragraph:

@@ -30,9 +30,11 @@ _MARKER = re.compile(
 # that is not a unit's label ("C) not yet:", "3. Hypotheses").
 # A lab notebook's time stamp ("**09:41** Why are copy_ and to there?") is decoration too.
 _DECOR = re.compile(
-    r"^(?:[\s*_`#>-]|\[[ xX]\]|(?:[A-Z]|\d{1,2})[.)]\s|\[?\d{1,2}:\d{2}(?::\d{2})?\]?(?=[\s*_\]]))+"
+    r"^(?:[\s*_`#>\u2014\u2013-]|\[[ xX]\]|(?:[A-Z]|\d{1,2})[.)]\s|\[?\d{1,2}:\d{2}(?::\d{2})?\]?(?=[\s*_\]])|\[[^\]\n]{1,12}\](?=\s))+"
 )
 _ARROW = re.compile(r"^\s*(?:->|→|=>)")
+_LAZY_LABELS = ("not_yet", "stretch", "contrast")
+_DASH_ITEM = re.compile(r"^[-*+]\s+\S")
 _LEAD_MARKER = re.compile(
     r"\b(?:hyp\w*|tests?|checks?|for|experiments?)\.?\s+(?:h\s*)?([a-d1-9])\b", re.IGNORECASE
 )
@@ -72,7 +74,9 @@ class Section:
         """The items of the first list in the section, at its top level."""
         items = [ln for ln in self.lines if ln.kind == "item" and ln.first]
         if not items:
-            return []
+            # bullets that markdown reads as the lead's paragraph (indented under "Contrast
+            # with A:" with no blank line) are still the bullets a reader sees
+            return [ln for ln in self.lines if ln.kind == "paragraph" and _DASH_ITEM.match(ln.text)]
         first_list = items[0].list_id
         return [ln for ln in items if ln.list_id == first_list]
 
@@ -140,11 +144,14 @@ def find_sections(lines: list[Line], field_lines: set[tuple[int, int]]) -> dict[
             last, current, body = current[0], None, []
         opens = line.first or line.kind == "paragraph"
         found = section_of(line.text) if opens else None
-        if not opens and line.kind == "item" and line.text[:1].isalpha():
-            # "Experiments: (1) ...; (2) ..." carried into the last hypothesis's item (no
-            # blank line before it) still tests them all
+        if not opens and line.kind == "item":
+            # A labelled line carried into the last list item (no blank line before it):
+            # "Experiments: (1) ...; (2) ..." still tests them all, "Not yet: ..." is its own part
             lazy = section_of(line.text)
-            if lazy and lazy[0] == "experiments" and len(_INLINE_MARKER.findall(lazy[1])) >= 2:
+            if lazy and (
+                (lazy[0] == "experiments" and len(_INLINE_MARKER.findall(lazy[1])) >= 2)
+                or (lazy[0] in _LAZY_LABELS and _LEAD.match(_DECOR.sub("", line.text)))
+            ):
                 found = lazy
         if found and line.kind == "heading" and found[0] in ("hypotheses", "experiments"):
             found = (found[0], "")  # "## Why copy_ and to might be there" holds no unit

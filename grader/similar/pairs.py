@@ -41,6 +41,7 @@ ALL_PAIRS = 2000
 RARE = 20
 MIN_SHARED = 3
 SAMPLE = 4
+KEEP_ALL = 60
 PASSAGE_CUTOFF = 85.0  # how alike a line of each must be to be the shared passage
 
 
@@ -86,16 +87,17 @@ def _all_pairs(docs: list[Doc]) -> Iterator[tuple[int, int, float]]:
 
 
 def _shingles(text: SimText) -> set[int]:
-    """The part's word 3-grams (within a line; a shorter line whole), one in ``SAMPLE``."""
-    out = set()
+    """The part's word 3-grams (within a line; a shorter line whole), one in ``SAMPLE``;
+    a short part (fewer than ``KEEP_ALL`` 3-grams: terse notes) keeps them all, or a copy
+    with a few words moved would share too few to be scored."""
+    hashes = set()
     for _, _, line in text.lines:
         words = line.split(" ")
-        grams = [" ".join(words[k : k + 3]) for k in range(max(1, len(words) - 2))]
-        for gram in grams:
-            h = zlib.crc32(gram.encode())
-            if h % SAMPLE == 0:
-                out.add(h)
-    return out
+        for k in range(max(1, len(words) - 2)):
+            hashes.add(zlib.crc32(" ".join(words[k : k + 3]).encode()))
+    if len(hashes) < KEEP_ALL:
+        return hashes
+    return {h for h in hashes if h % SAMPLE == 0}
 
 
 def _pruned_pairs(docs: list[Doc]) -> Iterator[tuple[int, int, float]]:
