@@ -177,7 +177,7 @@ def _lumps(sentence: str) -> bool:
 
 _NOT_MATH = re.compile(
     r"\b(?:not|isn.t|aren.t|don.t|doesn.t|never)\b(?: \w+){0,3}? (?:the |actual |real |model |useful )*"
-    r"(?:math|maths|mathematics|work|compute|computing|computation|calculation)\b",
+    r"(?:math|maths|mathematics|work|compute|computed|computing|computation|calculation)\b",
     re.I,
 )
 

@@ -23,9 +23,10 @@ _SEPARATOR = re.compile(
 )
 # An enumerator, a bullet, a heading mark, or a lab notebook's time stamp ("[14:05] Workload:")
 _NUMBERING = re.compile(
-    r"^\s*(?:\(?\d+[.)]|[-*•·>]|#+|\[?\d{1,2}:\d{2}(?::\d{2})?\]?(?=\s)|\[[^\]\n]{1,12}\](?=\s))\s*"
+    r"^\s*(?:\(?\d+[a-z]?[.)]|[-*•·>]|#+|\[?\d{1,2}:\d{2}(?::\d{2})?\]?(?=\s)|\[[^\]\n]{1,12}\](?=\s))\s*"
 )
 _DECOR = re.compile(r"[*_`#~]+")
+_SUB_ENUMERATOR = re.compile(r"^\s*\d{1,2}[a-z][.)]\s")
 PLACEHOLDERS = re.compile(
     r"^\s*(?:todo|tbd|n/?a|none|null|nil|\?+|\.+|…|-+|—|–|xxx+|fill (?:me )?in|\[.*\]|<.*>)?"
     r"\s*\.?$"
@@ -160,8 +161,8 @@ def _label_value(line: Line) -> tuple[str, str, bool] | None:
         return None
     if line.kind == "heading":
         return line.text, "", False
-    if not line.first and line.kind == "item":
-        return None
+    if not line.first and line.kind == "item" and not _SUB_ENUMERATOR.match(line.text):
+        return None  # but "1a. Workload: ..." under "1. Five-line report" is a line of its own
     text = _NUMBERING.sub("", line.text)
     q = _QUESTION.match(text)
     if q:

@@ -120,7 +120,7 @@ class Report:
 
 
 _WRAP_END = re.compile(r"[.!?:]\s*$")
-_NEW_START = re.compile(r"^(?:[A-Z]|\(?[a-h1-9]\)|[-*•]|->|→)")
+_NEW_START = re.compile(r"^(?:[A-Z]|\(?[a-h1-9]\)|\d{1,2}[a-z]?[.)]\s|[-*•]|->|→)")
 
 
 def _join_wrapped(lines: list[TextLine], doc: list[Line]) -> list[TextLine]:

@@ -23,14 +23,14 @@ _LEAD = re.compile(r"^[\w*_`'’ /&+-]{1,40}?:\s")
 # A unit's label: H1, Hyp. 2, E1, (a), (ii), a), 2.
 _MARKER = re.compile(
     r"^\s*(?:\(?(?:h|hyp(?:othesis)?\.?\s*|(?:e|exp(?:eriment)?\.?|test)\s*(?:for\s+)?h?)\s*(\d)\)?\b"
-    r"|\((i{1,3}|iv|vi{0,3}|[a-h1-9])\)|(i{1,3}|iv|[a-h1-9])[.)]\s)",
+    r"|\((i{1,3}|iv|vi{0,3}|[a-h1-9])\)|(i{1,3}|iv|[a-h1-9])[.)]\s|\d{1,2}([a-h])[.)]?\s)",
     re.IGNORECASE,
 )
 # Decoration before a lead: markdown marks, a checkbox ("- [ ] Not yet:"), or an enumerator
 # that is not a unit's label ("C) not yet:", "3. Hypotheses").
 # A lab notebook's time stamp ("**09:41** Why are copy_ and to there?") is decoration too.
 _DECOR = re.compile(
-    r"^(?:[\s*_`#>\u2014\u2013-]|\[[ xX]\]|(?:[A-Z]|\d{1,2})[.)]\s|\[?\d{1,2}:\d{2}(?::\d{2})?\]?(?=[\s*_\]])|\[[^\]\n]{1,12}\](?=\s))+"
+    r"^(?:[\s*_`#>\u2014\u2013-]|\[[ xX]\]|(?:[A-Z]|\d{1,2}[a-z]?)[.)]\s|\[?\d{1,2}:\d{2}(?::\d{2})?\]?(?=[\s*_\]])|\[[^\]\n]{1,12}\](?=\s))+"
 )
 _ARROW = re.compile(r"^\s*(?:->|→|=>)")
 _LAZY_LABELS = ("not_yet", "stretch", "contrast")
@@ -244,7 +244,9 @@ def split_units(lines: tuple[Line, ...], lead_rest: str, lead_line: int) -> list
         units.append(Unit(lead_rest, lead_line, _marker(lead_rest), False))
         texts.append([lead_rest])
     for line in lines:
-        starts_new = (line.kind == "item" and line.first and line.level <= 1) or (
+        starts_new = (
+            line.kind == "item" and (line.first or bool(_MARKER.match(line.text))) and line.level <= 1
+        ) or (
             line.kind != "item" and (bool(_MARKER.match(line.text)) or line.first)
         )
         if starts_new or not units:
