@@ -84,6 +84,15 @@ def contrast_items(report: Report) -> tuple[list[TextLine], TextLine | None]:
         items = sec.list_items()
         lead = TextLine(sec.lead.number, sec.lead.text, "contrast")
         return [TextLine(i.number, i.text, "contrast") for i in items], lead
+    # No lead: a list whose items set the parts side by side ("- A: matmul on top ...",
+    # "- B: ...") is the contrast, given without a heading.
+    lists: dict[int, list[TextLine]] = {}
+    for ln in report.lines:
+        if ln.kind == "item" and ln.first and ln.level <= 1:
+            lists.setdefault(ln.list_id, []).append(TextLine(ln.number, ln.text, "contrast"))
+    for items in lists.values():
+        if sum(bool(part_refs(i.text)) for i in items) >= 2:
+            return items, items[0]
     return [], None
 
 
