@@ -177,9 +177,28 @@ def count(f: Field) -> Count:
         if len(names) < 2:
             return Count(n_changes, f"{n_changes} separate changes")
         return Count(n_changes, "several changes: " + ", ".join(names))
-    if n_changes == 1 and _probe_before_change([s for g in groups for s in g]):
+    steps = [s for g in groups for s in g]
+    if n_changes == 1 and _probe_before_change(steps) and not _fix_tested(f.value, steps):
         return Count(2, "a probe and then a change: two experiments")
     return Count(1, "one experiment")
+
+
+# A change that tests what the probe looked for: "find the fp32 cast with with_stack=True;
+# keep everything bf16 and re-profile" is one experiment (look, fix, measure), while "...
+# and also allocate the cache in bf16" adds a second.
+_MEASURED = re.compile(
+    r"(?:and|then)\s+(?:re-?profile|re-?measure|measure|compare|re-?run|see (?:if|whether)|"
+    r"check (?:if|whether)|confirm)",
+    re.IGNORECASE,
+)
+_ADDED = re.compile(r"and also|as well|additionally|plus", re.IGNORECASE)
+
+
+def _fix_tested(value: str, steps: list[str]) -> bool:
+    if len(steps) > 3 or _ADDED.search(value):
+        return False
+    last = steps[-1]
+    return bool(_MEASURED.search(last)) or (len(steps) == 3 and has("measurement_step", last))
 
 
 def _probe_before_change(steps: list[str]) -> bool:
