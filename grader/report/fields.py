@@ -26,6 +26,7 @@ _NUMBERING = re.compile(
     r"^\s*(?:\(?\d+[a-z]?[.)]|[-*•·>]|#+|\[?\d{1,2}:\d{2}(?::\d{2})?\]?(?=\s)|\[[^\]\n]{1,12}\](?=\s))\s*"
 )
 _DECOR = re.compile(r"[*_`#~]+")
+_ROW_NUMBER = re.compile(r"^\s*(?:#|\d{1,2}[.)]?|[a-e][.)])?\s*$")
 _SUB_ENUMERATOR = re.compile(r"^\s*\d{1,2}[a-z][.)]\s")
 PLACEHOLDERS = re.compile(
     r"^\s*(?:todo|tbd|n/?a|none|null|nil|\?+|\.+|…|-+|—|–|xxx+|fill (?:me )?in|\[.*\]|<.*>)?"
@@ -156,8 +157,11 @@ def _label_value(line: Line) -> tuple[str, str, bool] | None:
     """The label and value a line may hold, and whether the label needs an exact or known
     spelling (a label ended by a full stop could be any sentence's first words)."""
     if line.kind == "table":
-        if len(line.cells) >= 2:
-            return line.cells[0], " ".join(c for c in line.cells[1:] if c), False
+        cells = list(line.cells)
+        if len(cells) >= 3 and _ROW_NUMBER.match(cells[0]):
+            cells = cells[1:]  # "| 1 | Workload | 7B decode |": the row's number first
+        if len(cells) >= 2:
+            return cells[0], " ".join(c for c in cells[1:] if c), False
         return None
     if line.kind == "heading":
         return line.text, "", False
