@@ -14,6 +14,10 @@ _QUOTED = re.compile(r"\"([^\"\n]{1,60})\"|'([^'\n]{1,60})'|“([^”\n]{1,60})�
 _NAME = re.compile(r"^[A-Za-z_][\w./:-]{0,48}$")
 _API = re.compile(r"torch\.|record_function|nvtx|range_(?:push|pop)|with_stack|profile", re.I)
 MIN_REASON_WORDS = 3
+# A reason can be one word when the word is the reason: "slice - tiny", "attention: already flash".
+_ONE_WORD_REASON = re.compile(
+    r"\b(?:tiny|small|cheap|negligible|already|noise|trivial|insignificant|minor)\b", re.I
+)
 
 
 def _reason(text: str) -> str:
@@ -53,7 +57,8 @@ def not_yet_with_reason(ctx: Context) -> Verdict:
             # "Not yet: slice, because ..." names the thing after the lead; "Not touching
             # attention for now: it is already flash" names it in the lead itself.
             reason = _reason(after) if words <= _LEAD_WORDS else after
-        if len(reason.split()) >= MIN_REASON_WORDS and has("reason_cue", reason):
+        enough = len(reason.split()) >= MIN_REASON_WORDS or _ONE_WORD_REASON.search(reason)
+        if enough and has("reason_cue", reason):
             return Verdict.yes(Evidence(sec.lead.number, sec.lead.text))
     first = sections[0]
     return Verdict.no(Evidence(first.lead.number, first.lead.text), "names a thing but not why")

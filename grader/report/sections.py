@@ -149,7 +149,7 @@ def find_sections(lines: list[Line], field_lines: set[tuple[int, int]]) -> dict[
             # "Experiments: (1) ...; (2) ..." still tests them all, "Not yet: ..." is its own part
             lazy = section_of(line.text)
             if lazy and (
-                (lazy[0] == "experiments" and len(_INLINE_MARKER.findall(lazy[1])) >= 2)
+                (lazy[0] == "experiments" and _inline_markers(lazy[1]) >= 2)
                 or (lazy[0] in _LAZY_LABELS and _LEAD.match(_DECOR.sub("", line.text)))
             ):
                 found = lazy
@@ -173,7 +173,7 @@ def find_sections(lines: list[Line], field_lines: set[tuple[int, int]]) -> dict[
             and found[0] == "experiments"
             and (inside == "hypotheses" or line.block in marked_blocks)
             and (not line.first or _ARROW.match(line.text))
-            and len(_INLINE_MARKER.findall(found[1])) < 2
+            and _inline_markers(found[1]) < 2
         ):
             found = None  # "-> check: ..." under a hypothesis is that hypothesis's test
             # (but "Experiments: (1) ...; (2) ..." right under the list tests them all)
@@ -274,9 +274,32 @@ _PIECE_MARKER = re.compile(
 )
 
 
+# "(a) fp32 casts per layer (b) CPU transfers": parenthesised markers after a plain space,
+# taken only when they run in order (a, b, c / 1, 2, 3 / i, ii, iii).
+_LOOSE_MARKER = re.compile(r"(?:^|(?<=[\s;.,:]))\s*(?=\((i{1,3}|iv|[a-h]|[1-9])\)\s)", re.I)
+_SEQUENCES = ("abcdefgh", "123456789", ("i", "ii", "iii", "iv"))
+
+
+def _in_order(labels: list[str]) -> bool:
+    for seq in _SEQUENCES:
+        if list(seq[: len(labels)]) == labels:
+            return True
+    return False
+
+
+def _inline_markers(text: str) -> int:
+    """How many units "(1) ...; (2) ..." or "(a) ... (b) ..." on one line holds."""
+    loose = [m.group(1).lower() for m in _LOOSE_MARKER.finditer(text)]
+    strict = len(_INLINE_MARKER.findall(text))
+    return max(strict, len(loose)) if _in_order(loose) else strict
+
+
 def _split_inline(unit: Unit) -> list[Unit]:
     """ "(1) fp32 casts; (2) host copies" on one line is two units, one per marker."""
     starts = [m.end() for m in _INLINE_MARKER.finditer(unit.text)]
+    loose = list(_LOOSE_MARKER.finditer(unit.text))
+    if len(loose) > len(starts) and _in_order([m.group(1).lower() for m in loose]):
+        starts = [m.end() for m in loose]
     if len(starts) < 2:
         return [unit]
     pieces = [
