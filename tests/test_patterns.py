@@ -106,6 +106,7 @@ def test_one_expression_for_part_leads_picks_the_part_trying_each_in_turn_would(
             "**Hypotheses (two):**",
             "Not yet",
             "contrast",
+            "Ideas I considered and threw out:",
         )
         for rest in ("", "slice the cache", "— two of them")
     ]

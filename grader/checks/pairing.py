@@ -139,7 +139,7 @@ def split_test(text: str) -> tuple[str, str]:
     m = _LINE_LEAD.search(text)
     cut = m.end() if m else len(text)
     for a in _ARROW.finditer(text, 0, cut):
-        head = " ".join(text[a.end() :].split()[:3])  # "-> dtype hooks on every layer"
+        head = " ".join(text[a.end() :].split("\n")[0].split()[:3])  # "-> dtype hooks on ..."
         probe = _test_probe().search(head) or _test_lead().match(head)
         if probe or (m is None and _test_change().search(head)):
             cut = a.start()

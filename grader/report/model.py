@@ -111,6 +111,8 @@ class Report:
             if at in label_lines or ln.kind == "rule":
                 continue
             where = field_line_of.get(at) or part_of.get(at, "body")
+            if where == "rejected":
+                continue  # "Ideas I considered and threw out:": not said of this run
             out.append(TextLine(ln.number, ln.text, where))
         out.sort(key=lambda t: t.number)
         return [t for t in _join_wrapped(out, self.lines) if not is_keyword_list(t.text)]

@@ -172,7 +172,7 @@ def find_sections(lines: list[Line], field_lines: set[tuple[int, int]]) -> dict[
             found
             and found[0] == "experiments"
             and (inside == "hypotheses" or line.block in marked_blocks)
-            and (not line.first or _ARROW.match(line.text))
+            and (not line.first or _ARROW.match(line.text) or _nested(line))
             and _inline_markers(found[1]) < 2
         ):
             found = None  # "-> check: ..." under a hypothesis is that hypothesis's test
@@ -285,6 +285,11 @@ def _in_order(labels: list[str]) -> bool:
         if list(seq[: len(labels)]) == labels:
             return True
     return False
+
+
+def _nested(line: Line) -> bool:
+    """A list item under another ("- H1: ..." / "  - test: ..."): the test of the one above."""
+    return line.kind == "item" and line.level >= 2
 
 
 def _inline_markers(text: str) -> int:
