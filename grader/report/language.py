@@ -285,17 +285,29 @@ _TERM_CONCEPTS = ("movement", "dtype_or_device", "attention_kernel", "locate", "
 # 22 ms CPU, 0 ms CUDA").
 _SHORT_RUN_CONCEPTS = (*_TERM_CONCEPTS, "launch_overhead", "tokenizer")
 _CLASS_WORD = re.compile(r"\b\w+-bound\b", re.IGNORECASE)
+_OP_TO = re.compile(r"(?<=copy_)\s*(?:\+|and|/|&)?\s*to\b|(?<=copy)\s*(?:\+|/|&)\s*to\b", re.I)
 _MEASURE = re.compile(r"\d\s?(?:ms|us|µs|μs|s|%|gib|gb|mib|mb)\b", re.IGNORECASE)
 
 
 def _term_run(text: str) -> bool:
     words = text.split()
-    plain = " ".join(w for w in words if w.isalpha())  # ".to()" is a name, not the word "to"
-    if len(words) < 5 or _GRAMMAR.search(plain) or _CLAUSE_MARK.search(text):
+    if len(words) < 5:
+        return False
+    if _CLAUSE_MARK.search(text):
+        # "tokenizer CPU GPU TTFT orchestration latency, encode": a run of terms that is
+        # nearly all of the line, whatever trails it after a comma
+        chunk = max(_CLAUSE_MARK.split(text), key=lambda c: len(c.split()))
+        n = len(chunk.split())
+        return n >= 5 and n >= 0.7 * len(words) and not _CLAUSE_MARK.search(chunk) and _term_run(chunk)
+    # ".to()" and "copy_ to" name an op, not the word "to"
+    plain = " ".join(w for w in _OP_TO.sub(" ", text).split() if w.isalpha())
+    if _GRAMMAR.search(plain):
         return False
     if len(words) >= 12 and sum(has(c, text) for c in _TERM_CONCEPTS) >= 4:
         return True
-    if _MEASURE.search(text):
+    # a measurement read off the table makes it a terse value, unless it is a lone number
+    # among many terms ("... movement compute bandwidth memory-bound 2.8 GiB")
+    if len(_MEASURE.findall(text)) >= max(1, len(words) // 5):
         return False
     ideas = sum(has(c, text) for c in _SHORT_RUN_CONCEPTS) + bool(_CLASS_WORD.search(text))
     return ideas >= 3
