@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from grader.checks.common import (
+    NOT_A_DIAGNOSIS,
     Sentence,
     find_claim,
     find_statement,
@@ -138,7 +139,11 @@ def separates_math_from_movement(ctx: Context) -> Verdict:
             Evidence(math_claim.line.number, math_claim.text), "counts the run as math-bound"
         )
     lumped = next(
-        (s for s in iter_sentences(report.text_lines, join_pronouns=False) if _lumps(s.text)),
+        (
+            s
+            for s in iter_sentences(report.text_lines, join_pronouns=False)
+            if s.line.where not in NOT_A_DIAGNOSIS and _lumps(s.text)
+        ),
         None,
     )
     if lumped is not None:
