@@ -121,6 +121,10 @@ def diagnosis_kind(text: str, bottleneck: str, carried: bool = False) -> str | N
     to get rid of"; "movement: copy_ + to, 35 ms. Explain first.").
     """
     if text.rstrip().endswith("?"):
+        # "(movement - why?)": asking why the copies are there says they need explaining
+        subject, kinds = diagnosis_kinds(bottleneck)
+        if "explanation" in kinds and _WHY_ASKED.search(text) and names(subject, text):
+            return "explanation"
         return None
     if claims_class(text, bottleneck):
         return "claim"
@@ -133,6 +137,7 @@ def diagnosis_kind(text: str, bottleneck: str, carried: bool = False) -> str | N
     return None
 
 
+_WHY_ASKED = re.compile(r"[\u2014\u2013:(-]\s*why\s*\?+\)?\s*$", re.IGNORECASE)
 _PRONOUN_LED = re.compile(
     r"^\W*(?:(?:and|so|but)\W+)?(?:those|these|they|this|that|it|both|them)\b", re.IGNORECASE
 )
