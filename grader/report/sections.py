@@ -30,7 +30,7 @@ _MARKER = re.compile(
 # that is not a unit's label ("C) not yet:", "3. Hypotheses").
 # A lab notebook's time stamp ("**09:41** Why are copy_ and to there?") is decoration too.
 _DECOR = re.compile(
-    r"^(?:[\s*_`#>\u2014\u2013-]|\[[ xX]\]|(?:[A-Z]|\d{1,2}[a-z]?)[.)]\s|\[?\d{1,2}:\d{2}(?::\d{2})?\]?(?=[\s*_\]])|\[[^\]\n]{1,12}\](?=\s))+"
+    r"^(?:[\s*_`#>\u2014\u2013-]|\[[ xX]\]|(?:[A-Z]|\d{1,2}[a-z]?)[.)]\s|\[?\d{1,2}:\d{2}(?::\d{2})?\]?(?=[\s*_\]])|\[[^\]\n]{1,12}\](?=\s)|Q\d{0,2}\s*[:.)]\s)+"
 )
 _ARROW = re.compile(r"^\s*(?:->|→|=>)")
 _LAZY_LABELS = ("not_yet", "stretch", "contrast")
