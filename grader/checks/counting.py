@@ -210,7 +210,10 @@ def _probe_before_change(steps: list[str]) -> bool:
         if _changes(step):
             # "... then keep that tensor on the GPU": a fix of what the probe finds is
             # part of the probe's experiment
-            return seen_probe and not _FOLLOWS_UP.search(step)
+            # the fix's object, at the start of a sentence; not a reason after it ("... since
+            # attention is the #2 op and we'll want it anyway")
+            heads = [" ".join(c.split()[:8]) for c in re.split(r"(?<=[.!?])\s+", step)]
+            return seen_probe and not any(_FOLLOWS_UP.search(h) for h in heads)
         if has("test_probe", step):
             seen_probe = True
     return False

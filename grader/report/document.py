@@ -27,6 +27,7 @@ class Line(NamedTuple):
     ordered: bool = False  # item of a numbered list
     list_id: int = 0  # the list an item belongs to (0 outside lists)
     cells: tuple[str, ...] = ()  # table row cells
+    bold_lead: str = ""  # "**Workload** decoder-only ...": the bold words a line opens with
 
 
 @cache
@@ -87,6 +88,8 @@ def inline_text(content: str) -> str:
 
 
 _SPACES = re.compile(r"[ \t\u00a0]+")
+# Bold words that open a line and are followed by more text, with no colon of their own.
+_BOLD_LEAD = re.compile(r"^\s*(\*\*|__)([^*_\n:]{1,40}?)\1(?=[ \t]+[^\s:\-\u2014\u2013])")
 
 
 def _clean(text: str) -> str:
@@ -161,9 +164,11 @@ def parse_document(text: str) -> list[Line]:
                 kind, level = "paragraph", 0
             list_id, ordered = list_stack[-1] if (list_stack and kind == "item") else (0, False)
             first_of_item = kind != "item" or not lines or lines[-1].block != block
+            raw = tok.content.split("\n")
             for i, part in enumerate(inline_text(tok.content).split("\n")):
                 if not part.strip():
                     continue
+                bold = _BOLD_LEAD.match(raw[i]) if i < len(raw) else None
                 lines.append(
                     Line(
                         start + i,
@@ -174,6 +179,7 @@ def parse_document(text: str) -> list[Line]:
                         i == 0 and first_of_item,
                         ordered,
                         list_id,
+                        bold_lead=bold.group(2).strip() if bold else "",
                     )
                 )
         elif t in ("fence", "code_block"):

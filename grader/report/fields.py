@@ -167,6 +167,9 @@ def _label_value(line: Line) -> tuple[str, str, bool] | None:
         return line.text, "", False
     if not line.first and line.kind == "item" and not _SUB_ENUMERATOR.match(line.text):
         return None  # but "1a. Workload: ..." under "1. Five-line report" is a line of its own
+    if line.bold_lead and (hit := match_label(line.bold_lead)) is not None and not hit[2]:
+        rest = line.text[line.text.find(line.bold_lead) + len(line.bold_lead) :]
+        return line.bold_lead, rest.strip(), False  # "**Workload** decoder-only LLM, ..."
     text = _NUMBERING.sub("", line.text)
     q = _QUESTION.match(text)
     if q:
