@@ -182,7 +182,7 @@ def _lumps(sentence: str) -> bool:
 
 _TURN = re.compile(r",?\s(?:but|whereas|while)\s|;\s", re.IGNORECASE)
 _NOT_MATH = re.compile(
-    r"\b(?:not|isn.t|aren.t|don.t|doesn.t|never)\b(?: \w+){0,3}? (?:the |actual |real |model |useful )*"
+    r"\b(?:not|isn.t|aren.t|don.t|doesn.t|never)\b(?: \w+){0,3}? (?:the |actual |real |model |useful |forward )*"
     r"(?:math|maths|mathematics|work|compute|computed|computing|computation|calculation)\b",
     re.I,
 )

@@ -148,7 +148,7 @@ def match_label(label: str) -> tuple[FieldSpec, bool, bool] | None:
 
 
 # "Q: Workload?" with the answer below ("A: ..."), and "Workload. Decoder-only LLM, ...".
-_QUESTION = re.compile(r"^\s*Q\s*\d*\s*[:.)]\s*(?P<label>[^?]{1,60}?)\s*\?\s*$")
+_QUESTION = re.compile(r"^\s*Q\s*\d*\s*[:.)]\s*(?P<label>[^?]{1,60}?)\s*\?\s*(?P<value>.*)$")
 _ANSWER = re.compile(r"^\s*A\s*\d*\s*[:.)]\s*")
 _DOT_LABEL = re.compile(r"^(?P<label>[^.:]{1,40})\.\s+(?P<value>\S.*)$")
 
@@ -172,8 +172,8 @@ def _label_value(line: Line) -> tuple[str, str, bool] | None:
         return line.bold_lead, rest.strip(), False  # "**Workload** decoder-only LLM, ..."
     text = _NUMBERING.sub("", line.text)
     q = _QUESTION.match(text)
-    if q:
-        return q.group("label"), "", False
+    if q:  # "Q: Workload?" with the answer below, or on the same line after the "?"
+        return q.group("label"), q.group("value").strip(), False
     d = _DOT_LABEL.match(text)
     if d and (hit := match_label(d.group("label"))) is not None and not hit[2]:
         return d.group("label"), d.group("value"), True  # "Workload. Decoder-only LLM: ..."

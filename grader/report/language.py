@@ -185,6 +185,10 @@ def clause_end(text: str, pos: int, reach: int | None = None) -> int:
 NEGATION_REACH = 200
 
 
+_COPULA = re.compile(r"\b(?:is|are|was|were)\b")
+_RELATIVE = re.compile(r"\b(?:that|which|who)\b")
+
+
 @lru_cache(maxsize=32768)  # several checks ask about the same mention
 def negated(text: str, start: int, end: int, window: int = 8, after: bool = True) -> bool:
     """Is the mention at text[start:end] negated, by a cue before it in its clause (within
@@ -193,6 +197,13 @@ def negated(text: str, start: int, end: int, window: int = 8, after: bool = True
     # "not model math and probably should not be there": a cue before a conjunction that
     # opens a new predicate belongs to the phrase it stands in, not to the one after it.
     before = _CONJUNCTION.split(before)[-1]
+    # "bytes that never touch a tensor core is the suspicious part": a cue inside a relative
+    # clause of the subject does not reach past the main verb
+    copula = None
+    for copula in _COPULA.finditer(before):
+        pass
+    if copula is not None and _RELATIVE.search(before[: copula.start()]):
+        before = before[copula.end() :]
     words = before.split()[-window:]
     if concept("negation_before").search(" ".join(words)):
         return True
