@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 
+from grader.checks.common import line_sentences
 from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.language import _raw, has
+from grader.report.sections import section_of
 
 _LABEL = re.compile(r"^([^:\u2014\u2013]{1,80}?)\s*[:\u2014\u2013]\s*")
 _LEAD_WORDS = frozenset(_raw()["not_yet_lead_words"].split())
@@ -45,6 +47,9 @@ def not_yet_with_reason(ctx: Context) -> Verdict:
     """
     sections = ctx.report.section("not_yet")
     if not sections:
+        said = _said_in_prose(ctx)
+        if said is not None:
+            return said
         return Verdict.no(None, "looked for a 'Not yet' part or 'I would not ... yet'; none")
     for sec in sections:
         if sec.lead.kind == "heading" or not sec.lead_rest:
@@ -62,6 +67,25 @@ def not_yet_with_reason(ctx: Context) -> Verdict:
             return Verdict.yes(Evidence(sec.lead.number, sec.lead.text))
     first = sections[0]
     return Verdict.no(Evidence(first.lead.number, first.lead.text), "names a thing but not why")
+
+
+def _said_in_prose(ctx: Context) -> Verdict | None:
+    """ "... I would not touch the attention kernel yet; it's already the flash path." in
+    the middle of a paragraph: a sentence that opens as a "not yet" lead, with its reason in
+    the same sentence or the next."""
+    for tl in ctx.report.text_lines:
+        if tl.where in ("hypotheses", "experiments", "stretch"):
+            continue
+        said = line_sentences(tl.text, False)
+        for i, sentence in enumerate(said[1:], start=1):  # a line's first is a lead already
+            found = section_of(sentence)
+            if found is None or found[0] != "not_yet" or not found[1]:
+                continue
+            reason = _reason(" ".join([found[1], *said[i + 1 : i + 2]]))
+            if len(reason.split()) >= MIN_REASON_WORDS and has("reason_cue", reason):
+                return Verdict.yes(Evidence(tl.number, sentence))
+            return Verdict.no(Evidence(tl.number, sentence), "names a thing but not why")
+    return None
 
 
 _QUOTE = re.compile(r"[\"']")
