@@ -116,7 +116,7 @@ _LINE_LEAD = re.compile(
     re.IGNORECASE,
 )
 _ARROW = re.compile(r"\s(?:->|→|=>|⇒|\|)\s*")  # also a table cell's edge, " | "
-_SENTENCE_START = re.compile(r"(?:[.;!?)]|\s[\u2014\u2013-])\s+|:\s+(?=[A-Z])")
+_SENTENCE_START = re.compile(r"(?:[.;!?)]|\s[\u2014\u2013-])\s+|:\s+(?=[A-Z])|\s\((?=\w)")
 
 
 @cache
@@ -146,7 +146,7 @@ def split_test(text: str) -> tuple[str, str]:
             break
     for s in _SENTENCE_START.finditer(text, 0, cut):
         rest = text[s.end() :]
-        after_dash = text[s.start() : s.end()].strip() in ("—", "–", "-") or rest[:1] in "—–"
+        after_dash = text[s.start() : s.end()].strip() in ("—", "–", "-", "(") or rest[:1] in "—–"
         rest = rest.lstrip(" \u2014\u2013-")
         if _test_lead().match(rest) or (after_dash and _opens_with_probe(rest)):
             cut = s.start() + 1
@@ -156,7 +156,7 @@ def split_test(text: str) -> tuple[str, str]:
 
 def _opens_with_probe(text: str) -> bool:
     """ "check the cache dtype at allocation, ..." after a dash: the hypothesis's test."""
-    first = text.split(maxsplit=1)[0] if text.strip() else ""
+    first = " ".join(text.split()[:2])  # "check ...", "look for ..."
     return bool(_test_probe().match(first.lower()))
 
 
@@ -271,6 +271,22 @@ def _loose_units(report: Report) -> list[Unit]:
     return out if len(out) >= 2 else []
 
 
+_EITHER = re.compile(r"\b(?:either|guess|suspect|could be|might be|probably)\b[:,]?\s+(?=\S)", re.I)
+
+
+def _either_or(report: Report) -> list[Unit]:
+    """ "As for why they're there, I'd guess either the inputs are fp32 and get cast (check
+    the dtype ...), or the mask is built on the CPU (look for Memcpy HtoD)": the causes a
+    sentence of prose sets side by side, each with the test in its parentheses."""
+    for para in _free_paragraphs(report):
+        for m in _EITHER.finditer(para.text):
+            rest = para.text[m.end() :]
+            pieces = _OR_ELSE.split(re.split(r"(?<=[.!?])\s+(?=[A-Z])", rest, maxsplit=1)[0])
+            if len(pieces) >= 2 and all(cause_of(p) for p in pieces):
+                return [Unit(p.strip(), para.line, None, False) for p in pieces]
+    return []
+
+
 def hypotheses(report: Report) -> list[Hypothesis]:
     """Every hypothesis that names a cause of the copies, with the test written with it."""
     return report.remember("hypotheses", lambda: _hypotheses(report))
@@ -288,7 +304,7 @@ def _hypotheses(report: Report) -> list[Hypothesis]:
     for unit, test in rows:
         found.append((unit, unit.text, test))
     if len(found) < 2:
-        for unit in _loose_units(report):
+        for unit in _loose_units(report) or _either_or(report):
             claim, test = split_test(unit.text)
             found.append((unit, claim, test))
     out: list[Hypothesis] = []
