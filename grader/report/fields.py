@@ -27,6 +27,8 @@ _NUMBERING = re.compile(
 )
 _DECOR = re.compile(r"[*_`#~]+")
 _ROW_NUMBER = re.compile(r"^\s*(?:#|\d{1,2}[.)]?|[a-e][.)])?\s*$")
+_HYPOTHESIS_MARK = re.compile(r"^\W*(?:h|hyp(?:othesis)?\.?\s*)[1-9]\b", re.IGNORECASE)
+_PART_LABEL = re.compile(r"^[\w*_`'’ /-]{1,40}?:\s")
 _SUB_ENUMERATOR = re.compile(r"^\s*\d{1,2}[a-z][.)]\s")
 PLACEHOLDERS = re.compile(
     r"^\s*(?:todo|tbd|n/?a|none|null|nil|\?+|\.+|…|-+|—|–|xxx+|fill (?:me )?in|\[.*\]|<.*>)?"
@@ -241,9 +243,15 @@ def _opens_own_part(line: Line, previous: Line) -> bool:
 
 
 def _lead_alone(line: Line) -> bool:
-    """A short line that is only a part's lead ("Hypotheses", "13:18 vs Part A")."""
+    """A line that opens a part of its own, inside a field's paragraph: a short lead
+    alone ("Hypotheses", "13:18 vs Part A"), a labelled one ("Not yet: SDPA - already
+    flash."), or a marked hypothesis ("H1 fp32 inputs cast to bf16 -> ...")."""
+    if _HYPOTHESIS_MARK.match(line.text):
+        return True
     found = section_of(line.text)
-    return found is not None and not found[1] and len(line.text.split()) <= 6
+    if found is None:
+        return False
+    return (not found[1] and len(line.text.split()) <= 6) or bool(_PART_LABEL.match(line.text))
 
 
 def _continuation(lines: list[Line], i: int, starts: set[int], has_value: bool) -> list[Line]:
