@@ -155,11 +155,19 @@ def test_copies_are_found_among_the_class(monkeypatch, kind: str, all_pairs: boo
             doc(f"copier of {path.stem}", f"copy-{path.name}", exercise, COPIES[kind](text, rng))
         )
     found = {(p.a.file, p.b.file) for p in pairs.find_similar(docs)}
+    own = {d.file: len(pairs._shingles(d.text)) for d in docs}
     for path, _, _ in originals:
+        if not all_pairs and own[str(path)] < PRUNED_MIN_GRAMS:
+            continue  # too few words of its own for the pruning to see (README, similarity)
         assert (str(path), f"copy-{path.name}") in found or (
             f"copy-{path.name}",
             str(path),
         ) in found
+
+
+# Pruning (classes of more than 2,000 parts of an exercise) pairs reports by the rare word
+# 3-grams they share; a part with fewer than this many 3-grams of its own has too few.
+PRUNED_MIN_GRAMS = 12
 
 
 def test_a_pair_shows_its_score_and_the_longest_line_both_have():
