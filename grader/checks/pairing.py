@@ -345,10 +345,28 @@ def tests(report: Report) -> list[Test]:
     # single run decides between them. If ..., it's H1 and H2 is out.")
     units += [u for u in _free_paragraphs(report) if references(u.text)]
     for unit in units:
-        if is_test(unit.text):
-            refs = tuple(references(unit.text))
-            out.append(Test(unit.line, unit.text, label_number(unit.marker), refs))
+        for text in _test_pieces(unit.text):
+            if is_test(text):
+                refs = tuple(references(text))
+                out.append(Test(unit.line, text, label_number(unit.marker), refs))
     return out
+
+
+_PIECE_CUT = re.compile(r"\s+/\s+|(?<=[.!?])\s+(?=[A-Z])")
+
+
+def _test_pieces(text: str) -> list[str]:
+    """One unit that holds a test of each cause ("check dtypes ..., see if aten::to goes. /
+    Look for Memcpy HtoD in the trace ..."): its pieces, when they probe different causes;
+    else the unit whole."""
+    pieces = [p for p in _PIECE_CUT.split(text) if p.strip()]
+    if len(pieces) < 2:
+        return [text]
+    causes = [cause_of(p) for p in pieces]
+    tests = [p for p, c in zip(pieces, causes, strict=True) if c and is_test(p)]
+    if len({cause_of(p) for p in tests}) < 2:
+        return [text]
+    return tests
 
 
 class Pairing(NamedTuple):
@@ -365,7 +383,15 @@ def tested(report: Report) -> dict[int, Pairing]:
 
 def _tested(report: Report) -> dict[int, Pairing]:
     hyps = hypotheses(report)
-    covered = {h.number: Pairing(h.test_line, h.test, False) for h in hyps if is_test(h.test)}
+    covered: dict[int, Pairing] = {}
+    for h in hyps:
+        # "To check the first I'd ... To check the second I'd ..." written after the second
+        # hypothesis: each sentence goes to the one it names
+        pieces = _test_pieces_by_reference(h.test, len(hyps))
+        for piece in pieces:
+            target = references(piece)[0] if len(pieces) > 1 else h.number
+            if is_test(piece):
+                covered.setdefault(target, Pairing(h.test_line, piece, False))
     by_label = {h.label: h.number for h in hyps if h.label is not None}
     for t in tests(report):
         targets = [by_label.get(r, r) for r in t.refs if by_label.get(r, r) <= len(hyps)]
@@ -383,6 +409,14 @@ def _tested(report: Report) -> dict[int, Pairing]:
             if 1 <= target <= len(hyps):
                 covered.setdefault(target, Pairing(t.line, t.text, guessed))
     return covered
+
+
+def _test_pieces_by_reference(test: str, n: int) -> list[str]:
+    pieces = [p for p in re.split(r"(?<=[.!?])\s+(?=[A-Z])", test) if p.strip()]
+    led = [p for p in pieces if _ORDINAL_LEAD.match(p) and references(p)[0] <= n]
+    if len(led) < 2:
+        return [test] if test else []
+    return led
 
 
 _OUTCOME = re.compile(r"\b(?:confirm\w*|reject\w*|rule\w* out|means|points? to|proves?)\b|=>|→")

@@ -208,7 +208,9 @@ CONTINUES = {
     ),
     "experiments": re.compile(
         r"(?:(?:for|to (?:test|check)|testing|checking) )?(?:the )?(?:second|third|other|"
-        r"latter|former)\b|(?:e|exp(?:eriment)?\.?\s*|test (?:for )?h)\d\b",
+        r"latter|former)\b|(?:e|exp(?:eriment)?\.?\s*|test (?:for )?h)\d\b"
+        r"|(?:for|to (?:test|check)|testing|checking) the [\w/-]+ (?:hypothesis|idea|theory|"
+        r"one|case|guess|explanation|suspect)\b",
         re.IGNORECASE,
     ),
 }
