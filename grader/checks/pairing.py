@@ -274,6 +274,29 @@ def _loose_units(report: Report) -> list[Unit]:
 _EITHER = re.compile(r"\b(?:either|guess|suspect|could be|might be|probably)\b[:,]?\s+(?=\S)", re.I)
 
 
+_SAYS_HOW_MANY = re.compile(
+    r"\b(?:two|2|a couple of|several) (?:\w+ )?(?:explanations|hypotheses|causes|reasons|"
+    r"possibilities|guesses|suspects|candidates|theories)\b",
+    re.I,
+)
+
+
+def _counted_paragraph(report: Report) -> list[Unit]:
+    """ "I think there are two likely explanations for the copies. One is that ... The
+    other is that ...": a paragraph that says it gives several causes, cut where each
+    starts."""
+    for para in _free_paragraphs(report):
+        cue = _SAYS_HOW_MANY.search(para.text)
+        if cue is None:
+            continue
+        rest = para.text[cue.end() :]
+        rest = rest[rest.find(". ") + 2 :] if ". " in rest[:80] else rest
+        units = _alternatives(Unit(rest, para.line, None, False))
+        if len(units) >= 2:
+            return units
+    return []
+
+
 def _either_or(report: Report) -> list[Unit]:
     """ "As for why they're there, I'd guess either the inputs are fp32 and get cast (check
     the dtype ...), or the mask is built on the CPU (look for Memcpy HtoD)": the causes a
@@ -304,7 +327,7 @@ def _hypotheses(report: Report) -> list[Hypothesis]:
     for unit, test in rows:
         found.append((unit, unit.text, test))
     if len(found) < 2:
-        for unit in _loose_units(report) or _either_or(report):
+        for unit in _loose_units(report) or _either_or(report) or _counted_paragraph(report):
             claim, test = split_test(unit.text)
             found.append((unit, claim, test))
     out: list[Hypothesis] = []

@@ -203,6 +203,7 @@ def find_sections(lines: list[Line], field_lines: set[tuple[int, int]]) -> dict[
 CONTINUES = {
     "hypotheses": re.compile(
         r"(?:another|a (?:second|third|further)|the (?:other|second|third)|second(?:ly)?|"
+        r"my (?:second|other|next) (?:guess|idea|hypothesis|theory|suspect)|"
         r"third(?:ly)?|alternatively|or (?:maybe|perhaps)|it (?:could|might|may) also)\b",
         re.IGNORECASE,
     ),
@@ -278,7 +279,9 @@ _PIECE_MARKER = re.compile(
 
 # "(a) fp32 casts per layer (b) CPU transfers": parenthesised markers after a plain space,
 # taken only when they run in order (a, b, c / 1, 2, 3 / i, ii, iii).
-_LOOSE_MARKER = re.compile(r"(?:^|(?<=[\s;.,:]))\s*(?=\((i{1,3}|iv|[a-h]|[1-9])\)\s)", re.I)
+_LOOSE_MARKER = re.compile(
+    r"(?:^|(?<=[\s;.,:]))\s*(?=\(?(i{1,3}|iv|[a-h]|[1-9])\)\s)", re.I
+)
 _SEQUENCES = ("abcdefgh", "123456789", ("i", "ii", "iii", "iv"))
 
 
