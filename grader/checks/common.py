@@ -231,7 +231,11 @@ def find_statement(report: Report, bottleneck: str, exercise_id: str) -> Sentenc
 
 
 def _find_statement(report: Report, bottleneck: str, exercise_id: str) -> Sentence | None:
-    """The first statement of ``bottleneck`` as the limit.  A line's subject carries over to
+    return next(statements(report, bottleneck, exercise_id), None)
+
+
+def statements(report: Report, bottleneck: str, exercise_id: str) -> Iterator[Sentence]:
+    """Every statement of ``bottleneck`` as the limit, in order.  A line's subject carries over to
     its later sentences and clauses until they name something else.  A sentence that turns
     to another class ("copy_ is 61%, but attention is the real problem") states none."""
     others = [c for c in CLASSES if c != bottleneck]
@@ -254,12 +258,12 @@ def _find_statement(report: Report, bottleneck: str, exercise_id: str) -> Senten
                     kind = None  # "find out who issues the copies" is the experiment itself
                 if kind is not None:
                     named = kind == "claim" or has_subject(piece, bottleneck) or led
-                    return Sentence(piece.strip(), tl, not named, kind)
+                    yield Sentence(piece.strip(), tl, not named, kind)
+                    continue
                 if has_subject(piece, bottleneck):
                     carried = True
                 elif other:
                     carried = False
-    return None
 
 
 _TURN = Pattern(r"\b(?:but|however|actually|in fact|rather|instead)\b")

@@ -10,11 +10,13 @@ from grader.checks.common import (
     find_claim,
     find_statement,
     find_wrong_claim,
+    statements,
     iter_sentences,
     movement_dismissed,
     parts,
     states_class,
 )
+from grader.checks.attention import attention_proposal
 from grader.checks.experiments import experiment_targets
 from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.language import has, mentions, names
@@ -88,8 +90,30 @@ def diagnosis_matches(ctx: Context) -> Verdict:
             # the grader does not know?
             review=experiment_targets(ctx.report, ctx.expected),
         )
+    elsewhere = not experiment_targets(ctx.report, ctx.expected) or attention_proposal(
+        ctx.report
+    )
+    if hit.kind == "share" and elsewhere and not _said_otherwise(ctx, hit):
+        # "Top CUDA time: aten::copy_ 61%" restates the table; with the next experiment
+        # going after something else (attention, launch overhead), nothing says the copies
+        # are the problem
+        return Verdict.no(
+            Evidence(hit.line.number, hit.text),
+            "states the copies' share but goes after something else next",
+            review=True,
+        )
     detail = "said of the subject without naming it" if hit.implied else ""
     return Verdict.yes(Evidence(hit.line.number, hit.text), detail, review=hit.implied)
+
+
+def _said_otherwise(ctx: Context, share: Sentence) -> bool:
+    """Another statement of the class than the share alone, not one that reaches for an
+    attention kernel ("switch to FlashAttention-2, the copies will shrink")."""
+    return any(
+        s.kind != "share" and not has("attention_kernel", s.text)
+        for s in statements(ctx.report, ctx.expected, ctx.exercise.id)
+        if s.text != share.text
+    )
 
 
 def outweighs(
