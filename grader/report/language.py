@@ -296,6 +296,13 @@ _TERM_CONCEPTS = ("movement", "dtype_or_device", "attention_kernel", "locate", "
 # 22 ms CPU, 0 ms CUDA").
 _SHORT_RUN_CONCEPTS = (*_TERM_CONCEPTS, "launch_overhead", "tokenizer")
 _CLASS_WORD = re.compile(r"\b\w+-bound\b", re.IGNORECASE)
+# Words that make a short run a sentence ("find where fp32 tensors get copied into bf16").
+_SENTENCE_WORD = re.compile(
+    r"\b(?:where|when|who|what|how|why|get|gets|into|onto|using|via|each|every|after|before|"
+    r"them|its|my|our|their|not|no|all|find|check|see|look|run|print|log|move|keep|make|use|"
+    r"add|put|call|calls|called|should|must|need|needs|happen|happens|cast|casts|copied|moved)\b",
+    re.IGNORECASE,
+)
 _OP_TO = re.compile(r"(?<=copy_)\s*(?:\+|and|/|&)?\s*to\b|(?<=copy)\s*(?:\+|/|&)\s*to\b", re.I)
 _MEASURE = re.compile(r"\d\s?(?:ms|us|µs|μs|s|%|gib|gb|mib|mb)\b", re.IGNORECASE)
 
@@ -318,8 +325,8 @@ def _term_run(text: str) -> bool:
         return True
     # a measurement read off the table makes it a terse value, unless it is a lone number
     # among many terms ("... movement compute bandwidth memory-bound 2.8 GiB")
-    if len(_MEASURE.findall(text)) >= max(1, len(words) // 5):
-        return False
+    if len(_MEASURE.findall(text)) >= max(1, len(words) // 5) or _SENTENCE_WORD.search(plain):
+        return False  # a terse value reads something off the table, or says something
     ideas = sum(has(c, text) for c in _SHORT_RUN_CONCEPTS) + bool(_CLASS_WORD.search(text))
     return ideas >= 3
 
