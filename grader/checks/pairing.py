@@ -48,7 +48,7 @@ _ORDINALS = {"first": 1, "one": 1, "second": 2, "two": 2, "third": 3, "three": 3
 # A reference to a hypothesis: "H2", "hyp. 2", "hypothesis two", "(ii)", "E2", "the second".
 _REF = re.compile(
     r"\b(?:h|hyp(?:othesis)?\.?\s*|e|exp(?:eriment)?\.?\s*|test\s+)([1-9]|one|two|three)\b"
-    r"|\((i{1,3}|iv|[a-d1-9])\)"
+    r"|\((i{1,3}|iv|[a-d1-9])\)|\b(?:hyp(?:othesis)?|test|exp(?:eriment)?)\.?\s+([a-d])\b(?=\s*[:.)\u2014\u2013-])"
     r"|\bthe (first|second|third) (?:one|hypothesis|theory|guess|cause|suspect)\b",
     re.IGNORECASE,
 )

@@ -23,7 +23,8 @@ _LEAD = re.compile(r"^[\w*_`'’ /&+-]{1,40}?:\s")
 # A unit's label: H1, Hyp. 2, E1, (a), (ii), a), 2.
 _MARKER = re.compile(
     r"^\s*(?:\(?(?:h|hyp(?:othesis)?\.?\s*|(?:e|exp(?:eriment)?\.?|test)\s*(?:for\s+)?h?)\s*(\d)\)?\b"
-    r"|\((i{1,3}|iv|vi{0,3}|[a-h1-9])\)|(i{1,3}|iv|[a-h1-9])[.)]\s|\d{1,2}([a-h])[.)]?\s)",
+    r"|\((i{1,3}|iv|vi{0,3}|[a-h1-9])\)|(i{1,3}|iv|[a-h1-9])[.)]\s|\d{1,2}([a-h])[.)]?\s"
+    r"|(?:hyp(?:othesis)?|test|exp(?:eriment)?)\.?\s+([a-d])\b(?=\s*[:.)\u2014\u2013-]))",
     re.IGNORECASE,
 )
 # Decoration before a lead: markdown marks, a checkbox ("- [ ] Not yet:"), or an enumerator
@@ -133,13 +134,14 @@ def find_sections(lines: list[Line], field_lines: set[tuple[int, int]]) -> dict[
             out.setdefault(name, []).append(Section(name, lead, rest, tuple(body)))
 
     marked_blocks = {ln.block for ln in lines if ln.first and _MARKER.match(ln.text)}
+    titles = _titles(lines)
     last = ""  # the part most recently closed
     for line in lines:
         if (line.number, line.block) in field_lines:
             close()
             current, body, last = None, [], ""
             continue
-        if current is not None and _ends(current, line, body):
+        if current is not None and _ends(current, line, body, titles):
             close()  # and the line may open the next part ("H2: ..." after "H1: ...")
             last, current, body = current[0], None, []
         opens = line.first or line.kind == "paragraph"
@@ -226,7 +228,28 @@ def _heading_led(current: tuple[str, Line, str] | None) -> bool:
     return current is not None and current[1].kind == "heading"
 
 
-def _ends(current: tuple[str, Line, str], line: Line, body: list[Line]) -> bool:
+def _titles(lines: list[Line]) -> set[int]:
+    """Lines that title the paragraph they open ("Plan", "Summary" over its text): a short
+    phrase with no end mark, with more of its paragraph below it."""
+    out = set()
+    for line, below in zip(lines, lines[1:]):
+        words = line.text.split()
+        if (
+            line.kind == "paragraph"
+            and line.first
+            and below.block == line.block
+            and 1 <= len(words) <= 3
+            and line.text[:1].isupper()
+            and line.text[-1:].isalnum()
+            and not _MARKER.match(line.text)
+        ):
+            out.add(line.number)
+    return out
+
+
+def _ends(
+    current: tuple[str, Line, str], line: Line, body: list[Line], titles: set[int] = frozenset()
+) -> bool:
     """Does ``line`` end the part ``current`` (see :func:`find_sections`)?"""
     _, lead, rest = current
     if line.kind == "heading":
@@ -236,7 +259,7 @@ def _ends(current: tuple[str, Line, str], line: Line, body: list[Line]) -> bool:
     new_paragraph = line.first and line.kind == "paragraph" and line.block != lead.block
     if rest and lead.kind != "heading" and not _HYPOTHESIS_START.match(lead.text):
         return new_paragraph
-    return new_paragraph and bool(_LEAD.match(line.text))
+    return new_paragraph and (bool(_LEAD.match(line.text)) or line.number in titles)
 
 
 def split_units(lines: tuple[Line, ...], lead_rest: str, lead_line: int) -> list[Unit]:
