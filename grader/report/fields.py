@@ -26,6 +26,7 @@ _NUMBERING = re.compile(
     r"^\s*(?:\(?\d+[a-z]?[.)]|[-*•·>]|#+|\[?\d{1,2}:\d{2}(?::\d{2})?\]?(?=\s)|\[[^\]\n]{1,12}\](?=\s))\s*"
 )
 _DECOR = re.compile(r"[*_`#~]+")
+_ASKED = re.compile(r"^(?:what(?:'s|\s+is|\s+was|\s+are|\s+were)?|which)\s+(?:(?:the|your)\s+)?", re.I)
 _ROW_NUMBER = re.compile(r"^\s*(?:#|\d{1,2}[.)]?|[a-e][.)])?\s*$")
 _HYPOTHESIS_MARK = re.compile(r"^\W*(?:h|hyp(?:othesis)?\.?\s*)[1-9]\b", re.IGNORECASE)
 _PART_LABEL = re.compile(r"^[\w*_`'’ /-]{1,40}?:\s")
@@ -175,7 +176,8 @@ def _label_value(line: Line) -> tuple[str, str, bool] | None:
     text = _NUMBERING.sub("", line.text)
     q = _QUESTION.match(text)
     if q:  # "Q: Workload?" with the answer below, or on the same line after the "?"
-        return q.group("label"), q.group("value").strip(), False
+        label = _ASKED.sub("", q.group("label"))  # "What is the workload?"
+        return label, q.group("value").strip(), False
     d = _DOT_LABEL.match(text)
     if d and (hit := match_label(d.group("label"))) is not None and not hit[2]:
         return d.group("label"), d.group("value"), True  # "Workload. Decoder-only LLM: ..."
@@ -184,6 +186,8 @@ def _label_value(line: Line) -> tuple[str, str, bool] | None:
         return m.group("label"), m.group("value"), False
     if d:
         return d.group("label"), d.group("value"), True
+    if line.text.rstrip().endswith("?"):  # "What is the workload?" asked, answer below
+        return _ASKED.sub("", line.text), "", False
     return line.text, "", False  # a label alone on its line, value below
 
 
