@@ -73,13 +73,20 @@ def test_shared_agreement_tool_runs_the_grade_command():
 
 
 LABELLED = ROOT / "tests" / "labelled"
-TUNING = yaml.safe_load((LABELLED / "split.yaml").read_text())["tuning"]
+SPLIT = yaml.safe_load((LABELLED / "split.yaml").read_text())
+TUNING = SPLIT["tuning"]
+
+
+def test_every_tuning_set_has_a_floor():
+    assert set(SPLIT["floors"]) == set(TUNING)
+    assert all(0.95 <= f <= 1 for f in SPLIT["floors"].values())
 
 
 @pytest.mark.parametrize("name", TUNING)
 def test_labelled_sets_the_rules_were_tuned_on_agree(name: str):
     """Sets by authors who never saw the grader, once held out (tests/labelled/README.md):
-    the rules written from their disagreements must keep agreeing with them."""
+    the rules written from their disagreements must keep agreeing with them, at least as
+    well as when the rules were last written (split.yaml, floors)."""
     wrong, total = _disagreements(LABELLED / name)
     assert total >= 250
-    assert 1 - len(wrong) / total >= 0.99, wrong
+    assert 1 - len(wrong) / total >= SPLIT["floors"][name], wrong

@@ -90,9 +90,9 @@ def contrast_items(report: Report) -> tuple[list[TextLine], TextLine | None]:
     for ln in report.lines:
         if ln.kind == "item" and ln.first and ln.level <= 1:
             lists.setdefault(ln.list_id, []).append(TextLine(ln.number, ln.text, "contrast"))
-    for items in lists.values():
-        if sum(bool(part_refs(i.text)) for i in items) >= 2:
-            return items, items[0]
+    for listed in lists.values():
+        if sum(bool(part_refs(i.text)) for i in listed) >= 2:
+            return listed, listed[0]
     return [], None
 
 

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import re
 
+from grader.checks.attention import attention_proposal
 from grader.checks.common import (
     NOT_A_DIAGNOSIS,
     Sentence,
     find_claim,
     find_statement,
     find_wrong_claim,
-    statements,
     iter_sentences,
     movement_dismissed,
     parts,
+    statements,
     states_class,
 )
-from grader.checks.attention import attention_proposal
 from grader.checks.experiments import experiment_targets
 from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.language import has, mentions, names
@@ -90,9 +90,7 @@ def diagnosis_matches(ctx: Context) -> Verdict:
             # the grader does not know?
             review=experiment_targets(ctx.report, ctx.expected),
         )
-    elsewhere = not experiment_targets(ctx.report, ctx.expected) or attention_proposal(
-        ctx.report
-    )
+    elsewhere = not experiment_targets(ctx.report, ctx.expected) or attention_proposal(ctx.report)
     if hit.kind == "share" and elsewhere and not _said_otherwise(ctx, hit):
         # "Top CUDA time: aten::copy_ 61%" restates the table; with the next experiment
         # going after something else (attention, launch overhead), nothing says the copies
@@ -206,7 +204,8 @@ def _lumps(sentence: str) -> bool:
 
 _TURN = re.compile(r",?\s(?:but|whereas|while)\s|;\s", re.IGNORECASE)
 _NOT_MATH = re.compile(
-    r"\b(?:not|isn.t|aren.t|don.t|doesn.t|never)\b(?: \w+){0,3}? (?:the |actual |real |model |useful |forward )*"
+    r"\b(?:not|isn.t|aren.t|don.t|doesn.t|never)\b(?: \w+){0,3}? "
+    r"(?:the |actual |real |model |useful |forward )*"
     r"(?:math|maths|mathematics|work|compute|computed|computing|computation|calculation)\b",
     re.I,
 )
@@ -225,6 +224,8 @@ def _names_math_group(text: str) -> bool:
     if turn is None:
         return False
     before, after = text[: turn.start()], text[turn.end() :]
-    return bool(mentions("math", before)) and not names("movement", before) and names(
-        "movement", after
+    return (
+        bool(mentions("math", before))
+        and not names("movement", before)
+        and names("movement", after)
     )

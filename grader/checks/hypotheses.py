@@ -9,8 +9,16 @@ from grader.report.language import change_kinds, has
 # Changes that speed the run up whatever the copies are: trying one and watching the time
 # cannot tell whether the copies are casts, transfers or anything else.
 _BLIND_TOOLS = frozenset(
-    {"compile", "graphs", "batching", "fusion", "attention_kernel", "matmul_kernel",
-     "quantization", "hardware"}
+    {
+        "compile",
+        "graphs",
+        "batching",
+        "fusion",
+        "attention_kernel",
+        "matmul_kernel",
+        "quantization",
+        "hardware",
+    }
 )
 
 
@@ -21,6 +29,7 @@ def cannot_decide(test: str) -> bool:
     if not kinds or not kinds <= _BLIND_TOOLS:
         return False
     return not has("dtype_or_device", test)  # watching "the copies" tells no cause apart
+
 
 CAUSE_NAMES = {
     "dtype": "a dtype cast",

@@ -11,7 +11,9 @@ from grader.report.sections import section_of
 
 _LABEL = re.compile(r"^([^:\u2014\u2013]{1,80}?)\s*[:\u2014\u2013]\s*")
 _LEAD_WORDS = frozenset(_raw()["not_yet_lead_words"].split())
-_THING_END = re.compile(r"[.;:\u2014\u2013(]|\s-\s|\bbecause\b|\bsince\b|,\s*(?:as|but)\b|,\s*(?=\d|only\b|its?\b|they\b|too\b|already\b|just\b)")
+_THING_END = re.compile(
+    r"[.;:\u2014\u2013(]|\s-\s|\bbecause\b|\bsince\b|,\s*(?:as|but)\b|,\s*(?=\d|only\b|its?\b|they\b|too\b|already\b|just\b)"
+)
 _QUOTED = re.compile(r"\"([^\"\n]{1,60})\"|'([^'\n]{1,60})'|“([^”\n]{1,60})”|`([^`\n]{1,80})`")
 _NAME = re.compile(r"^[A-Za-z_][\w./:-]{0,48}$")
 _API = re.compile(r"torch\.|record_function|nvtx|range_(?:push|pop)|with_stack|profile", re.I)
@@ -74,14 +76,14 @@ def _said_in_prose(ctx: Context) -> Verdict | None:
     the middle of a paragraph: a sentence that opens as a "not yet" lead, with its reason in
     the same sentence or the next."""
     for tl in ctx.report.text_lines:
-        if tl.where in ("hypotheses", "experiments", "stretch"):
-            continue
         said = line_sentences(tl.text, False)
         for i, sentence in enumerate(said[1:], start=1):  # a line's first is a lead already
             found = section_of(sentence)
-            if found is None or found[0] != "not_yet" or not found[1]:
+            if found is None or found[0] != "not_yet":
                 continue
-            reason = _reason(" ".join([found[1], *said[i + 1 : i + 2]]))
+            # "I would not touch the attention kernel yet; it's already flash": the lead
+            # holds the thing, the reason follows it
+            reason = _reason(" ".join([found[1] or sentence, *said[i + 1 : i + 2]]))
             if len(reason.split()) >= MIN_REASON_WORDS and has("reason_cue", reason):
                 return Verdict.yes(Evidence(tl.number, sentence))
             return Verdict.no(Evidence(tl.number, sentence), "names a thing but not why")

@@ -26,7 +26,9 @@ _NUMBERING = re.compile(
     r"^\s*(?:\(?\d+[a-z]?[.)]|[-*•·>]|#+|\[?\d{1,2}:\d{2}(?::\d{2})?\]?(?=\s)|\[[^\]\n]{1,12}\](?=\s))\s*"
 )
 _DECOR = re.compile(r"[*_`#~]+")
-_ASKED = re.compile(r"^(?:what(?:'s|\s+is|\s+was|\s+are|\s+were)?|which)\s+(?:(?:the|your)\s+)?", re.I)
+_ASKED = re.compile(
+    r"^(?:what(?:'s|\s+is|\s+was|\s+are|\s+were)?|which)\s+(?:(?:the|your)\s+)?", re.I
+)
 _ROW_NUMBER = re.compile(r"^\s*(?:#|\d{1,2}[.)]?|[a-e][.)])?\s*$")
 _HYPOTHESIS_MARK = re.compile(r"^\W*(?:h|hyp(?:othesis)?\.?\s*)[1-9]\b", re.IGNORECASE)
 _PART_LABEL = re.compile(r"^[\w*_`'’ /-]{1,40}?:\s")

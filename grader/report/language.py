@@ -199,9 +199,7 @@ def negated(text: str, start: int, end: int, window: int = 8, after: bool = True
     before = _CONJUNCTION.split(before)[-1]
     # "bytes that never touch a tensor core is the suspicious part": a cue inside a relative
     # clause of the subject does not reach past the main verb
-    copula = None
-    for copula in _COPULA.finditer(before):
-        pass
+    copula = next(iter(reversed(list(_COPULA.finditer(before)))), None)
     if copula is not None and _RELATIVE.search(before[: copula.start()]):
         before = before[copula.end() :]
     words = before.split()[-window:]
@@ -316,7 +314,9 @@ def _term_run(text: str) -> bool:
         # nearly all of the line, whatever trails it after a comma
         chunk = max(_CLAUSE_MARK.split(text), key=lambda c: len(c.split()))
         n = len(chunk.split())
-        return n >= 5 and n >= 0.7 * len(words) and not _CLAUSE_MARK.search(chunk) and _term_run(chunk)
+        return (
+            n >= 5 and n >= 0.7 * len(words) and not _CLAUSE_MARK.search(chunk) and _term_run(chunk)
+        )
     # ".to()" and "copy_ to" name an op, not the word "to"
     plain = " ".join(w for w in _OP_TO.sub(" ", text).split() if w.isalpha())
     if _GRAMMAR.search(plain):

@@ -31,7 +31,8 @@ _MARKER = re.compile(
 # that is not a unit's label ("C) not yet:", "3. Hypotheses").
 # A lab notebook's time stamp ("**09:41** Why are copy_ and to there?") is decoration too.
 _DECOR = re.compile(
-    r"^(?:[\s*_`#>\u2014\u2013-]|\[[ xX]\]|(?:[A-Z]|\d{1,2}[a-z]?)[.)]\s|\[?\d{1,2}:\d{2}(?::\d{2})?\]?(?=[\s*_\]])|\[[^\]\n]{1,12}\](?=\s)|Q\d{0,2}\s*[:.)]\s)+"
+    r"^(?:[\s*_`#>\u2014\u2013-]|\[[ xX]\]|(?:[A-Z]|\d{1,2}[a-z]?)[.)]\s"
+    r"|\[?\d{1,2}:\d{2}(?::\d{2})?\]?(?=[\s*_\]])|\[[^\]\n]{1,12}\](?=\s)|Q\d{0,2}\s*[:.)]\s)+"
 )
 _ARROW = re.compile(r"^\s*(?:->|→|=>)")
 _LAZY_LABELS = ("not_yet", "stretch", "contrast")
@@ -228,11 +229,11 @@ def _heading_led(current: tuple[str, Line, str] | None) -> bool:
     return current is not None and current[1].kind == "heading"
 
 
-def _titles(lines: list[Line]) -> set[int]:
+def _titles(lines: list[Line]) -> frozenset[int]:
     """Lines that title the paragraph they open ("Plan", "Summary" over its text): a short
     phrase with no end mark, with more of its paragraph below it."""
     out = set()
-    for line, below in zip(lines, lines[1:]):
+    for line, below in zip(lines, lines[1:], strict=False):
         words = line.text.split()
         if (
             line.kind == "paragraph"
@@ -244,11 +245,14 @@ def _titles(lines: list[Line]) -> set[int]:
             and not _MARKER.match(line.text)
         ):
             out.add(line.number)
-    return out
+    return frozenset(out)
 
 
 def _ends(
-    current: tuple[str, Line, str], line: Line, body: list[Line], titles: set[int] = frozenset()
+    current: tuple[str, Line, str],
+    line: Line,
+    body: list[Line],
+    titles: frozenset[int] = frozenset(),
 ) -> bool:
     """Does ``line`` end the part ``current`` (see :func:`find_sections`)?"""
     _, lead, rest = current
@@ -271,10 +275,10 @@ def split_units(lines: tuple[Line, ...], lead_rest: str, lead_line: int) -> list
         texts.append([lead_rest])
     for line in lines:
         starts_new = (
-            line.kind == "item" and (line.first or bool(_MARKER.match(line.text))) and line.level <= 1
-        ) or (
-            line.kind != "item" and (bool(_MARKER.match(line.text)) or line.first)
-        )
+            line.kind == "item"
+            and (line.first or bool(_MARKER.match(line.text)))
+            and line.level <= 1
+        ) or (line.kind != "item" and (bool(_MARKER.match(line.text)) or line.first))
         if starts_new or not units:
             units.append(Unit(line.text, line.number, _marker(line.text), line.kind == "item"))
             texts.append([line.text])
@@ -302,17 +306,12 @@ _PIECE_MARKER = re.compile(
 
 # "(a) fp32 casts per layer (b) CPU transfers": parenthesised markers after a plain space,
 # taken only when they run in order (a, b, c / 1, 2, 3 / i, ii, iii).
-_LOOSE_MARKER = re.compile(
-    r"(?:^|(?<=[\s;.,:]))\s*(?=\(?(i{1,3}|iv|[a-h]|[1-9])\)\s)", re.I
-)
+_LOOSE_MARKER = re.compile(r"(?:^|(?<=[\s;.,:]))\s*(?=\(?(i{1,3}|iv|[a-h]|[1-9])\)\s)", re.I)
 _SEQUENCES = ("abcdefgh", "123456789", ("i", "ii", "iii", "iv"))
 
 
 def _in_order(labels: list[str]) -> bool:
-    for seq in _SEQUENCES:
-        if list(seq[: len(labels)]) == labels:
-            return True
-    return False
+    return any(list(seq[: len(labels)]) == labels for seq in _SEQUENCES)
 
 
 def _nested(line: Line) -> bool:
