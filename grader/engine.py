@@ -7,6 +7,7 @@ from typing import NamedTuple
 
 from grader.analyzer import Analysis, analyze
 from grader.blank import NOTHING_TO_GRADE, nothing_to_grade
+from grader.stuffing import JUDGE_CLAIMS, stuffed_line, stuffed_verdict
 from grader.checks.registry import Context, Evidence, Verdict, get_check
 from grader.exercises import Exercise
 from grader.report.model import Report
@@ -95,9 +96,12 @@ def grade_report(
     blank = nothing_to_grade(report, exercise)
     if blank:
         report.warnings = (*report.warnings, f"{report.source}: {NOTHING_TO_GRADE}")
+    stuffed = None if blank else stuffed_line(report)
     for crit in rubric.applicable(analysis.bottleneck):
         if blank:
             verdict = Verdict.no(None, NOTHING_TO_GRADE)
+        elif stuffed is not None and crit.id in JUDGE_CLAIMS:
+            verdict = stuffed_verdict(stuffed)
         else:
             verdict = get_check(crit.check).fn(Context(report, exercise, analysis, crit.params))
         results.append(

@@ -154,11 +154,11 @@ def test_on_a_phone_nothing_is_wider_than_the_screen(page, server, tmp_path):
 
 
 def test_a_verdict_flagged_for_review_says_so(page, server):
-    expected = cli_result("s-a04.md", "partA")
+    expected = cli_result("s-a05.md", "partA")
     flagged = [c["id"] for c in expected["criteria"] if c["review"]]
     assert flagged  # this report has a verdict the grader flags for a person to check
     open_page(page, server)
-    page.fill("#report", (ROOT / "submissions" / "s-a04.md").read_text())
+    page.fill("#report", (ROOT / "submissions" / "s-a05.md").read_text())
     page.click("#grade")
     page.wait_for_selector(".line.hit")
     for cid in flagged:

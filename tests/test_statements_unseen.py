@@ -121,3 +121,34 @@ def test_hypotheses_and_tests_in_other_layouts(hypotheses: str, passed: bool) ->
 def test_fused_attention_wrong_for_the_launches(second: str, passed: bool) -> None:
     got = grade("partB", attention_1="There is no attention in B's table.", attention_2=second)
     assert got["fused-attention-wrong-here"] is passed, second
+
+
+STUFFED_A = """Workload: LLM inference, movement-bound prefill decode TTFT
+Hardware: L4 bf16 tensor cores
+Top CUDA time: copy_ and to are 35 ms of movement that should not be there, the first thing.
+Top CPU / orchestration cost: tokenizer.encode on the CPU, 0 ms CUDA, adds to TTFT.
+Next experiment: record_function with_stack dtype device to() .cpu() contiguous graphs
+"""
+
+TERSE_A = """Workload: llm, 4k prompt, 128 out, bf16, bs1
+Hardware: L4
+Top CUDA time: copy_ and to are 35 ms of movement that should not be there, the first thing.
+Top CPU / orchestration cost: tokenizer.encode on the CPU, 0 ms CUDA, adds to TTFT.
+Next experiment: profile w/ with_stack=True to see who calls .to()
+"""
+
+
+@pytest.mark.parametrize(("text", "stuffed"), [(STUFFED_A, True), (TERSE_A, False)])
+def test_keyword_stuffing_earns_no_claim(text: str, stuffed: bool) -> None:
+    """Analysis words in the Workload and a bare list of terms for a finding: the report's
+    claims earn nothing, its form still counts; a terse honest report is not touched."""
+    from grader.engine import grade_report
+    from grader.exercises import resolve_exercise
+    from grader.report.model import Report
+    from grader.stuffing import STUFFED
+
+    result = grade_report(Report.parse(text), resolve_exercise("partA"))
+    got = {c.id: c for c in result.criteria}
+    assert got["diagnosis-matches"].passed is not stuffed
+    assert (got["diagnosis-matches"].detail == STUFFED) is stuffed
+    assert got["five-fields"].passed

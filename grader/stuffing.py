@@ -1,0 +1,56 @@
+"""Keyword stuffing: a report that strings the course's terms where findings should be.
+
+criteria.md: a diagnosis is a claim, and "a list of keywords ... commits to nothing".  A
+stuffed report gives itself away twice: the fields that only describe the run (Workload,
+Hardware) carry the words of an analysis ("movement-bound", "bandwidth", "TTFT", "tensor
+cores"), and a field that should hold a finding (Top CUDA time, Top CPU / orchestration
+cost, Next experiment) is a bare list of terms.  Such a report earns none of the criteria
+that judge what it says; those that judge its form (the five fields are there, four
+bullets, no attention kernel proposed) are judged as usual.  Of the 15 labelled reports
+that show both signs, 14 are labelled as saying nothing (the other's list is its Workload).
+"""
+
+from __future__ import annotations
+
+from grader.checks.registry import Evidence, Verdict
+from grader.report.language import has, is_keyword_list
+from grader.report.model import Report
+
+STUFFED = "a list of the course's terms, not findings: this criterion needs a claim"
+
+# The criteria that judge what a report says (the rest judge its form).
+JUDGE_CLAIMS = frozenset(
+    {
+        "diagnosis-matches",
+        "separates-math-from-movement",
+        "tokenizer-outside-gpu",
+        "one-next-experiment",
+        "next-experiment-targets-bottleneck",
+        "two-hypotheses",
+        "experiment-per-hypothesis",
+        "not-yet-with-reason",
+        "stretch-named-ranges",
+        "overhead-evidence",
+        "top-cuda-meaning",
+        "fused-attention-wrong-here",
+        "copy-share-stated",
+    }
+)
+_DESCRIBE = ("workload", "hardware")
+_FINDINGS = ("top_cuda", "top_cpu", "next_experiment")
+
+
+def stuffed_line(report: Report) -> Evidence | None:
+    """The finding field that is a bare list of terms, when the report is stuffed."""
+    described = " ".join(f.value for key, f in report.fields.items() if key in _DESCRIBE)
+    if not described or not has("analysis_words", described):
+        return None
+    for key in _FINDINGS:
+        f = report.fields.get(key)
+        if f is not None and f.value_lines and is_keyword_list(f.value):
+            return report.quote(f.value_lines[0].number)
+    return None
+
+
+def stuffed_verdict(evidence: Evidence) -> Verdict:
+    return Verdict.no(evidence, STUFFED)
