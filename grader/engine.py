@@ -7,11 +7,11 @@ from typing import NamedTuple
 
 from grader.analyzer import Analysis, analyze
 from grader.blank import NOTHING_TO_GRADE, nothing_to_grade
-from grader.stuffing import JUDGE_CLAIMS, stuffed_line, stuffed_verdict
 from grader.checks.registry import Context, Evidence, Verdict, get_check
 from grader.exercises import Exercise
 from grader.report.model import Report
 from grader.rubric import Rubric, criterion_titles, rubric_for
+from grader.stuffing import JUDGE_CLAIMS, stuffed_line, stuffed_verdict
 
 LETTERS = ((90, "A"), (80, "B"), (70, "C"), (60, "D"))
 
