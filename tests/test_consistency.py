@@ -24,6 +24,13 @@ def test_every_contract_criterion_has_exactly_one_check():
     assert set(load_all()) == set(criterion_titles())
 
 
+def test_keyword_stuffing_names_only_known_criteria():
+    from grader.stuffing import JUDGE_CLAIMS
+
+    assert JUDGE_CLAIMS < set(criterion_titles())
+    assert "five-fields" not in JUDGE_CLAIMS  # form is judged as usual
+
+
 @pytest.mark.skipif(not CONTRACT.exists(), reason="../shared is not present")
 def test_criterion_ids_are_the_contracts():
     ids = set(re.findall(r"^`([a-z-]+)` \(", CONTRACT.read_text(), re.MULTILINE))
