@@ -29,6 +29,9 @@ _DECOR = re.compile(r"[*_`#~]+")
 _ASKED = re.compile(
     r"^(?:what(?:'s|\s+is|\s+was|\s+are|\s+were)?|which)\s+(?:(?:the|your)\s+)?", re.I
 )
+# "TODO (not sure between compile and cuda graphs)", "TBD - need to discuss": a placeholder
+# with an aside after it is still a placeholder.
+_PLACEHOLDER_FIRST = re.compile(r"^(?:todo|tbd|tba|n/a)\b\s*(?:[\u2014\u2013(:,;.-]|$)", re.I)
 _ROW_NUMBER = re.compile(r"^\s*(?:#|\d{1,2}[.)]?|[a-e][.)])?\s*$")
 _HYPOTHESIS_MARK = re.compile(r"^\W*(?:h|hyp(?:othesis)?\.?\s*)[1-9]\b", re.IGNORECASE)
 _PART_LABEL = re.compile(r"^[\w*_`'’ /-]{1,40}?:\s")
@@ -101,7 +104,11 @@ class Field:
     @property
     def substantive(self) -> bool:
         text = self.value.strip()
-        return bool(_ALNUM.search(text)) and not PLACEHOLDERS.match(text)
+        return (
+            bool(_ALNUM.search(text))
+            and not PLACEHOLDERS.match(text)
+            and not _PLACEHOLDER_FIRST.match(text)
+        )
 
 
 @cache
