@@ -152,3 +152,21 @@ def test_keyword_stuffing_earns_no_claim(text: str, stuffed: bool) -> None:
     assert got["diagnosis-matches"].passed is not stuffed
     assert (got["diagnosis-matches"].detail == STUFFED) is stuffed
     assert got["five-fields"].passed
+
+
+@pytest.mark.parametrize(
+    ("value", "passed"),
+    [
+        ("TODO (not sure between compile and cuda graphs)", False),
+        ("TBD - need to discuss with my team which of compile / graphs we may use", False),
+        ("todo list of the copies' callers, from with_stack=True", True),
+    ],
+)
+def test_a_placeholder_with_an_aside_is_still_a_placeholder(value: str, passed: bool) -> None:
+    from grader.report.model import Report
+
+    text = TERSE_A.replace(
+        "Next experiment: profile w/ with_stack=True to see who calls .to()",
+        f"Next experiment: {value}",
+    )
+    assert (Report.parse(text).field("next_experiment") is not None) is passed
