@@ -202,7 +202,6 @@ def _lumps(sentence: str) -> bool:
     return False
 
 
-_TURN = re.compile(r",?\s(?:but|whereas|while)\s|;\s", re.IGNORECASE)
 _NOT_MATH = re.compile(
     r"\b(?:not|isn.t|aren.t|don.t|doesn.t|never)\b(?: \w+){0,3}? "
     r"(?:the |actual |real |model |useful |forward )*"
@@ -220,12 +219,10 @@ def _names_math_group(text: str) -> bool:
         return True
     # the math ops, then a turn to the movement: "matmul 38.4 / attn 31.7 ms, but copy_+to
     # = 35 ms - movement that shouldn't be there"
-    turn = _TURN.search(text)
-    if turn is None:
-        return False
-    before, after = text[: turn.start()], text[turn.end() :]
+    first, *rest = parts(text) or ("",)
     return (
-        bool(mentions("math", before))
-        and not names("movement", before)
-        and names("movement", after)
+        bool(rest)
+        and bool(mentions("math", first))
+        and not names("movement", first)
+        and names("movement", " ".join(rest))
     )
