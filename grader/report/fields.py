@@ -15,7 +15,7 @@ from functools import cache, cached_property, lru_cache
 from rapidfuzz import fuzz, process
 
 from grader.report.document import Line
-from grader.report.sections import section_of
+from grader.report.sections import BRACKET_TAG, TIME_STAMP, opens_part, section_of
 from grader.yamlload import package_data
 
 _SEPARATOR = re.compile(
@@ -23,7 +23,7 @@ _SEPARATOR = re.compile(
 )
 # An enumerator, a bullet, a heading mark, or a lab notebook's time stamp ("[14:05] Workload:")
 _NUMBERING = re.compile(
-    r"^\s*(?:\(?\d+[a-z]?[.)]|[-*•·>]|#+|\[?\d{1,2}:\d{2}(?::\d{2})?\]?(?=\s)|\[[^\]\n]{1,12}\](?=\s))\s*"
+    rf"^\s*(?:\(?\d+[a-z]?[.)]|[-*•·>]|#+|(?:{TIME_STAMP}|{BRACKET_TAG})(?=\s))\s*"
 )
 _DECOR = re.compile(r"[*_`#~]+")
 _ASKED = re.compile(
@@ -33,8 +33,6 @@ _ASKED = re.compile(
 # with an aside after it is still a placeholder.
 _PLACEHOLDER_FIRST = re.compile(r"^(?:todo|tbd|tba|n/a)\b\s*(?:[\u2014\u2013(:,;.-]|$)", re.I)
 _ROW_NUMBER = re.compile(r"^\s*(?:#|\d{1,2}[.)]?|[a-e][.)])?\s*$")
-_HYPOTHESIS_MARK = re.compile(r"^\W*(?:h|hyp(?:othesis)?\.?\s*)[1-9]\b", re.IGNORECASE)
-_PART_LABEL = re.compile(r"^[\w*_`'’ /-]{1,40}?:\s")
 _SUB_ENUMERATOR = re.compile(r"^\s*\d{1,2}[a-z][.)]\s")
 PLACEHOLDERS = re.compile(
     r"^\s*(?:todo|tbd|n/?a|none|null|nil|\?+|\.+|…|-+|—|–|xxx+|fill (?:me )?in|\[.*\]|<.*>)?"
@@ -255,18 +253,6 @@ def _opens_own_part(line: Line, previous: Line) -> bool:
     return bool(_OWN_LABEL.match(line.text)) or short_lead
 
 
-def _lead_alone(line: Line) -> bool:
-    """A line that opens a part of its own, inside a field's paragraph: a short lead
-    alone ("Hypotheses", "13:18 vs Part A"), a labelled one ("Not yet: SDPA - already
-    flash."), or a marked hypothesis ("H1 fp32 inputs cast to bf16 -> ...")."""
-    if _HYPOTHESIS_MARK.match(line.text):
-        return True
-    found = section_of(line.text)
-    if found is None:
-        return False
-    return (not found[1] and len(line.text.split()) <= 6) or bool(_PART_LABEL.match(line.text))
-
-
 def _continuation(lines: list[Line], i: int, starts: set[int], has_value: bool) -> list[Line]:
     """Lines below a label that belong to its value."""
     head = lines[i]
@@ -281,7 +267,7 @@ def _continuation(lines: list[Line], i: int, starts: set[int], has_value: bool) 
             out.append(line)
             continue
         same_block = line.block == head.block
-        if same_block and _lead_alone(line):
+        if same_block and opens_part(line.text):
             break  # "vs Part A" on the line after "Next experiment: ..." opens its own part
         nested = line.kind == "item" and head.kind == "item" and line.level > head.level
         nested_under_paragraph = head.kind == "paragraph" and not has_value and line.kind == "item"

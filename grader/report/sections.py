@@ -29,10 +29,13 @@ _MARKER = re.compile(
 )
 # Decoration before a lead: markdown marks, a checkbox ("- [ ] Not yet:"), or an enumerator
 # that is not a unit's label ("C) not yet:", "3. Hypotheses").
-# A lab notebook's time stamp ("**09:41** Why are copy_ and to there?") is decoration too.
+# A lab notebook's time stamp ("**09:41** Why ...", "[14:05] Workload:") or bracketed tag
+# ("[t+4] ...") before a line's words: decoration here, and before a field's label.
+TIME_STAMP = r"\[?\d{1,2}:\d{2}(?::\d{2})?\]?"
+BRACKET_TAG = r"\[[^\]\n]{1,12}\]"
 _DECOR = re.compile(
     r"^(?:[\s*_`#>\u2014\u2013-]|\[[ xX]\]|(?:[A-Z]|\d{1,2}[a-z]?)[.)]\s"
-    r"|\[?\d{1,2}:\d{2}(?::\d{2})?\]?(?=[\s*_\]])|\[[^\]\n]{1,12}\](?=\s)|Q\d{0,2}\s*[:.)]\s)+"
+    rf"|{TIME_STAMP}(?=[\s*_\]])|{BRACKET_TAG}(?=\s)|Q\d{{0,2}}\s*[:.)]\s)+"
 )
 _ARROW = re.compile(r"^\s*(?:->|→|=>)")
 _LAZY_LABELS = ("not_yet", "stretch", "contrast")
@@ -115,6 +118,18 @@ def section_of(text: str) -> tuple[str, str] | None:
     elif len(plain.split()) <= 8 and not rest.rstrip().endswith("."):
         rest = ""  # a lead standing alone: "What I would leave alone for now"
     return name, rest.strip(" *_")
+
+
+def opens_part(text: str) -> bool:
+    """A line that opens a part of its own even inside another block's paragraph: a short
+    lead alone ("Hypotheses", "13:18 vs Part A"), a labelled one ("Not yet: SDPA - already
+    flash."), or a marked hypothesis ("H1 fp32 inputs cast to bf16 -> ...")."""
+    if _HYPOTHESIS_START.match(text):
+        return True
+    found = section_of(text)
+    if found is None:
+        return False
+    return (not found[1] and len(text.split()) <= 6) or bool(_LEAD.match(text))
 
 
 def find_sections(lines: list[Line], field_lines: set[tuple[int, int]]) -> dict[str, list[Section]]:
