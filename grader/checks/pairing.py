@@ -271,6 +271,8 @@ def _loose_units(report: Report) -> list[Unit]:
     return out if len(out) >= 2 else []
 
 
+# Where a sentence ends and the next begins with a capital, in a hypothesis or a test.
+_NEXT_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 _EITHER = re.compile(r"\b(?:either|guess|suspect|could be|might be|probably)\b[:,]?\s+(?=\S)", re.I)
 
 
@@ -304,7 +306,7 @@ def _either_or(report: Report) -> list[Unit]:
     for para in _free_paragraphs(report):
         for m in _EITHER.finditer(para.text):
             rest = para.text[m.end() :]
-            pieces = _OR_ELSE.split(re.split(r"(?<=[.!?])\s+(?=[A-Z])", rest, maxsplit=1)[0])
+            pieces = _OR_ELSE.split(_NEXT_SENTENCE.split(rest, maxsplit=1)[0])
             if len(pieces) >= 2 and all(cause_of(p) for p in pieces):
                 return [Unit(p.strip(), para.line, None, False) for p in pieces]
     return []
@@ -375,7 +377,7 @@ def tests(report: Report) -> list[Test]:
     return out
 
 
-_PIECE_CUT = re.compile(r"\s+/\s+|(?<=[.!?])\s+(?=[A-Z])")
+_PIECE_CUT = re.compile(rf"\s+/\s+|{_NEXT_SENTENCE.pattern}")
 
 
 def _test_pieces(text: str) -> list[str]:
@@ -385,11 +387,10 @@ def _test_pieces(text: str) -> list[str]:
     pieces = [p for p in _PIECE_CUT.split(text) if p.strip()]
     if len(pieces) < 2:
         return [text]
-    causes = [cause_of(p) for p in pieces]
-    tests = [p for p, c in zip(pieces, causes, strict=True) if c and is_test(p)]
-    if len({cause_of(p) for p in tests}) < 2:
+    tests = [(p, cause) for p in pieces if (cause := cause_of(p)) and is_test(p)]
+    if len({cause for _, cause in tests}) < 2:
         return [text]
-    return tests
+    return [p for p, _ in tests]
 
 
 class Pairing(NamedTuple):
@@ -435,7 +436,7 @@ def _tested(report: Report) -> dict[int, Pairing]:
 
 
 def _test_pieces_by_reference(test: str, n: int) -> list[str]:
-    pieces = [p for p in re.split(r"(?<=[.!?])\s+(?=[A-Z])", test) if p.strip()]
+    pieces = [p for p in _NEXT_SENTENCE.split(test) if p.strip()]
     led = [p for p in pieces if _ORDINAL_LEAD.match(p) and references(p)[0] <= n]
     if len(led) < 2:
         return [test] if test else []
