@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from grader.checks.common import Sentence, iter_sentences, own_part, part_refs
+from grader.checks.common import Sentence, iter_sentences, line_sentences, own_part, part_refs
 from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.language import has
 from grader.report.model import Report, TextLine
@@ -58,7 +58,9 @@ def overhead_evidence(ctx: Context) -> Verdict:
     counts |= {m.launches}
     # A sentence, or a whole line: "Python loop 38 ms. All CUDA is 15.4 ms, so the CPU side
     # is more than 2x" sets the two numbers against each other across its full stop.
-    lines = [Sentence(tl.text, tl) for tl in ctx.report.text_lines]
+    lines = [
+        Sentence(tl.text, tl) for tl in ctx.report.text_lines if len(line_sentences(tl.text)) > 1
+    ]
     for s in [*iter_sentences(ctx.report.text_lines), *lines]:
         if "a" in part_refs(s.text) and ctx.exercise.id.lower() == "partb":
             continue
