@@ -185,7 +185,7 @@ def clause_end(text: str, pos: int, reach: int | None = None) -> int:
 NEGATION_REACH = 200
 
 
-_COPULA = re.compile(r"\b(?:is|are|was|were)\b")
+_LAST_COPULA = re.compile(r".*\b(is|are|was|were)\b", re.DOTALL)
 _RELATIVE = re.compile(r"\b(?:that|which|who)\b")
 
 
@@ -199,9 +199,11 @@ def negated(text: str, start: int, end: int, window: int = 8, after: bool = True
     before = _CONJUNCTION.split(before)[-1]
     # "bytes that never touch a tensor core is the suspicious part": a cue inside a relative
     # clause of the subject does not reach past the main verb
-    copula = next(iter(reversed(list(_COPULA.finditer(before)))), None)
-    if copula is not None and _RELATIVE.search(before[: copula.start()]):
-        before = before[copula.end() :]
+    relative = _RELATIVE.search(before)
+    if relative is not None:
+        copula = _LAST_COPULA.match(before)
+        if copula is not None and relative.start() < copula.start(1):
+            before = before[copula.end() :]
     words = before.split()[-window:]
     if concept("negation_before").search(" ".join(words)):
         return True
