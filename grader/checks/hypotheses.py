@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from grader.checks.pairing import Hypothesis, hypotheses, tested
 from grader.checks.registry import Context, Evidence, Verdict, check
-from grader.report.language import change_kinds, has
+from grader.checks.counting import changes_in
+from grader.report.language import has
 
 # Changes that speed the run up whatever the copies are: trying one and watching the time
 # cannot tell whether the copies are casts, transfers or anything else.
@@ -25,7 +26,7 @@ _BLIND_TOOLS = frozenset(
 def cannot_decide(test: str) -> bool:
     """A "test" that only applies a speed-up tool and looks at no dtype or device:
     "run with CUDA graphs and compare the time" confirms or rejects no hypothesis."""
-    kinds = {k for k, p in change_kinds().items() if p.search(test)}
+    kinds = changes_in(test)
     if not kinds or not kinds <= _BLIND_TOOLS:
         return False
     return not has("dtype_or_device", test)  # watching "the copies" tells no cause apart
