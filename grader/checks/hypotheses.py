@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from grader.checks.counting import changes_in
 from grader.checks.pairing import Hypothesis, hypotheses, tested
 from grader.checks.registry import Context, Evidence, Verdict, check
-from grader.checks.counting import changes_in
 from grader.report.language import has
 
 # Changes that speed the run up whatever the copies are: trying one and watching the time
