@@ -77,7 +77,7 @@ def test_feedback_file_per_student_says_what_failed_and_hints(class_outputs: Pat
     assert len(files) == len(list(SUBMISSIONS.glob("*.md"))) and "s-a05.md" in files
     text = (class_outputs / "fb" / "s-a05.md").read_text()
     assert text.startswith("# Feedback for s-a05")
-    assert "## partA: 50/100 (F)" in text
+    assert "## partA: 60/100 (D)" in text
     assert (
         "**not-yet-with-reason**: Name one thing you would not optimize yet, and say why. "
         '(line 10: "Not yet: slice.")' in text
@@ -209,7 +209,7 @@ def test_gradescope_results_for_one_report(tmp_path: Path):
     assert result.exit_code == 0
     data = json.loads(out.read_text())
     assert set(data) == {"score", "output", "visibility", "stdout_visibility", "tests"}
-    assert data["score"] == 50
+    assert data["score"] == 60
     assert len(data["tests"]) == 11
     test = next(t for t in data["tests"] if t["name"].startswith("not-yet-with-reason"))
     assert test["status"] == "failed" and test["score"] == 0 and test["max_score"] == 10

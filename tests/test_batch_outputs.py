@@ -233,11 +233,11 @@ def test_summaries_keep_files_parts_and_exercises_apart(tmp_path: Path):
         "3 files: 2 graded, 1 could not be graded; 4 parts counted (partA 2, partB 1, partC 1)"
         in result.output
     )
-    assert "partA: 2 parts, score mean 75" in result.output and "partB: 1 part, " in result.output
+    assert "partA: 2 parts, score mean 80" in result.output and "partB: 1 part, " in result.output
     block_b = result.output.split("partB: ")[1].split("partC: ")[0]
     assert "contrast-four-bullets" in block_b and "tokenizer-outside-gpu" not in block_b
     totals = {r["student"]: r["student_total"] for r in rows_of(out / "c.csv")}
-    assert totals["Ada"] == "300" and totals["Bob"] == "50"
+    assert totals["Ada"] == "300" and totals["Bob"] == "60"
     html = (out / "c.html").read_text()
     assert html.count("<svg") == 6  # a histogram and pass-rate bars per exercise
     tot = html.split("<h2>Student totals</h2>")[1]
@@ -264,7 +264,7 @@ def test_gradescope_for_one_report_prints_no_class_summary(tmp_path: Path):
     result = batch(str(SUBMISSIONS / "s-a05.md"), "-e", "partA", "--gradescope", str(out))
     assert result.exit_code == 0
     assert "scores:" not in result.output and "pass rate" not in result.output
-    assert "s-a05.md: partA 50/100 (F); wrote " in result.output
+    assert "s-a05.md: partA 60/100 (D); wrote " in result.output
 
 
 def test_gradescope_for_a_file_of_three_parts_grades_all_three(tmp_path: Path):
@@ -318,7 +318,7 @@ def _flagged_rows() -> list:
 
     rows = []
     for name, flag in (
-        ("s-a05.md", {"not-yet-with-reason", "five-fields", "diagnosis-matches"}),
+        ("s-a05.md", {"not-yet-with-reason", "five-fields", "separates-math-from-movement"}),
         ("s-a01.md", set()),
     ):
         result = grade_file(SUBMISSIONS / name, "partA")[0].to_dict()
@@ -340,7 +340,10 @@ def test_flagged_verdicts_are_a_csv_column_and_an_html_review_queue(tmp_path: Pa
     with OutputSet() as out:
         write_csv(out, tmp_path / "c.csv", rows, summary)
     review = {r["student"]: r["review"] for r in rows_of(tmp_path / "c.csv")}
-    assert review == {"s-a05": "five-fields; diagnosis-matches; not-yet-with-reason", "s-a01": ""}
+    assert review == {
+        "s-a05": "five-fields; separates-math-from-movement; not-yet-with-reason",
+        "s-a01": "",
+    }
     html = render_html(rows, summary)
     queue = html.split("<h2>Flagged for review (3)</h2>")[1].split("<h2>")[0]
     assert queue.count("<tr><td>s-a05</td>") == 3 and "s-a01" not in queue
@@ -350,7 +353,7 @@ def test_flagged_verdicts_are_a_csv_column_and_an_html_review_queue(tmp_path: Pa
     )
     assert "<td>five-fields</td>" in queue and "<td>passed</td>" in queue
     # no line decided it: what the grader looked for is shown, not quoted as the report's
-    assert "<td>diagnosis-matches</td><td></td><td><span class=muted>looked for" in queue
+    assert "<td>separates-math-from-movement</td><td></td><td><span class=muted>looked for" in queue
     assert "3 verdicts flagged for instructor review" in render_summary(summary)
 
 
@@ -363,7 +366,7 @@ def test_gradescope_says_flagged_for_instructor_review(tmp_path: Path):
         for t in data["tests"]
         if "flagged for instructor review" in t["output"].lower()
     ]
-    assert flagged == ["five-fields", "diagnosis-matches", "not-yet-with-reason"]
+    assert flagged == ["five-fields", "separates-math-from-movement", "not-yet-with-reason"]
     assert "3 verdicts are flagged for instructor review." in data["output"]
     unflagged = batch_results(_flagged_rows()[1])
     assert not any("review" in t["output"] for t in unflagged["tests"])

@@ -36,7 +36,7 @@ def test_text_output_shows_verdicts_evidence_hints_and_the_expected_class():
     assert "FAIL  not-yet-with-reason" in out
     assert 'line 10: "Not yet: slice."' in out
     assert "hint: Pick a row that looks tempting" in out
-    assert "Score: 50/100  Grade: F" in out
+    assert "Score: 60/100  Grade: D" in out
 
 
 def test_json_has_the_documented_shape_and_every_criterion():

@@ -97,7 +97,7 @@ def test_a_submission_nested_1200_deep_is_no_internal_error(tmp_path: Path):
         data = _grade(sub, tmp_path)
     finally:
         _unnest(sub)
-    assert "internal error" not in data["output"] and data["score"] == 50
+    assert "internal error" not in data["output"] and data["score"] == 60
     assert "Folders deeper than 32 levels were not searched." in data["output"]
 
 
@@ -186,5 +186,5 @@ def test_a_lone_file_is_graded_whatever_its_name(tmp_path: Path, name: str):
     sub.mkdir()
     shutil.copy(SUBMISSIONS / "s-a05.md", sub / name)
     data = _grade(sub, tmp_path)
-    assert data["score"] == 50 and data["output"].startswith(f"Graded {name}.\npartA: 50/100")
+    assert data["score"] == 60 and data["output"].startswith(f"Graded {name}.\npartA: 60/100")
     assert sys.platform != "win32"

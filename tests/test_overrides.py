@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -19,14 +20,21 @@ SUBMISSIONS = ROOT / "submissions"
 def student_report(folder: Path, name: str, student: str, src: str) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / name
-    path.write_text(f"---\nstudent: {student}\n---\n" + (SUBMISSIONS / src).read_text())
+    text = (SUBMISSIONS / src).read_text()
+    if src == "s-a05.md":  # Dana: two next experiments, so nothing implies her diagnosis
+        text = text.replace(DANA_NEXT, DANA_NEXT + ", and also try torch.compile")
+        assert DANA_NEXT in text
+    path.write_text(f"---\nstudent: {student}\n---\n" + text)
     return path
+
+
+DANA_NEXT = "Next experiment: dump the dtype of every tensor passed to aten::to during one request"
 
 
 @pytest.fixture
 def klass(tmp_path: Path) -> Path:
-    """Three students: Dana's report fails diagnosis-matches (flagged for review), Lee's
-    passes everything, Ana's fails most."""
+    """Three students: Dana's report fails diagnosis-matches (flagged for review) and
+    one-next-experiment, Lee's passes everything, Ana's fails most."""
     folder = tmp_path / "class"
     student_report(folder, "dana.md", "Dana Zhang", "s-a05.md")
     student_report(folder, "lee.md", "Lee Park", "s-a01.md")
@@ -145,7 +153,8 @@ def test_the_overrides_file_cannot_be_an_output(tmp_path: Path, klass: Path):
 def _graded(src: str) -> dict:
     from grader.grading import grade_file
 
-    return grade_file(SUBMISSIONS / src, "partA")[0].to_dict()
+    path = student_report(Path(tempfile.mkdtemp()), src, "Dana Zhang", src)
+    return grade_file(path, "partA")[0].to_dict()
 
 
 def _entry(**fields):
@@ -312,9 +321,9 @@ def test_gradescope_output_keeps_the_graders_verdict_beside_the_override(
     assert test["status"] == "passed" and test["score"] == 10
     assert "Changed by your instructor: movement named (automatic: failed, 0/10)" in test["output"]
     assert "Flagged for instructor review" not in test["output"]  # the instructor has looked
-    assert "the automatic grader gave 50/100 (F)" in data["output"]
+    assert "the automatic grader gave 40/100 (F)" in data["output"]
     assert "Score adjusted by -5: late" in data["output"]
-    assert data["score"] == 55.0
+    assert data["score"] == 45.0
 
 
 def test_stale_overrides_are_listed_at_the_end_and_in_the_json(tmp_path: Path, klass: Path):

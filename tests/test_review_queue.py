@@ -110,15 +110,16 @@ def test_the_html_queue_has_a_table_per_criterion(graded: Path):
 
 def test_a_filled_queue_becomes_overrides_and_the_batch_reads_it_too(graded: Path, tmp_path: Path):
     rows = queue_rows(graded / "queue.csv")
-    first, second = rows[0], rows[1]
-    assert first["grader_verdict"] == "failed"
+    # the first failed verdict of the queue (the two before it pass, flagged)
+    at = next(i for i, r in enumerate(rows) if r["grader_verdict"] == "failed")
+    first, second = rows[at], rows[at + 1]
     filled = fill(
         graded / "queue.csv",
         tmp_path / "filled.csv",
         {
-            0: {"ta_verdict": "pass", "ta_note": "copies named as the problem"},
-            1: {"ta_verdict": second["grader_verdict"][:4]},  # confirms the grader
-            2: {"ta_points": "5", "ta_note": "half"},
+            at: {"ta_verdict": "pass", "ta_note": "copies named as the problem"},
+            at + 1: {"ta_verdict": second["grader_verdict"][:4]},  # confirms the grader
+            at + 2: {"ta_points": "5", "ta_note": "half"},
         },
         sep=";",  # as a spreadsheet in many locales saves it
     )
@@ -152,9 +153,9 @@ def test_a_filled_queue_becomes_overrides_and_the_batch_reads_it_too(graded: Pat
         assert result.exit_code == 0, result.output
         assert "2 parts changed by overrides" in result.stdout
         again = queue_rows(out / "queue.csv")
-        assert again[0]["current_override"] == "passed 10: copies named as the problem"
-        assert again[0]["grader_verdict"] == "failed"  # the grader's own, still
-        assert again[0]["ta_verdict"] == ""
+        assert again[at]["current_override"] == "passed 10: copies named as the problem"
+        assert again[at]["grader_verdict"] == "failed"  # the grader's own, still
+        assert again[at]["ta_verdict"] == ""
 
 
 @pytest.mark.parametrize(
@@ -162,18 +163,20 @@ def test_a_filled_queue_becomes_overrides_and_the_batch_reads_it_too(graded: Pat
     [
         (
             {"ta_verdict": "maybe", "ta_note": "n"},
-            ":2: ta_verdict 'maybe' is neither pass nor fail",
+            ":4: ta_verdict 'maybe' is neither pass nor fail",
         ),
-        ({"ta_verdict": "pass"}, ":2: ta_note is empty: say why the verdict changes"),
-        ({"ta_points": "12", "ta_note": "n"}, ":2: ta_points 12 is more than the criterion's 10"),
-        ({"ta_points": "lots", "ta_note": "n"}, ":2: ta_points 'lots' is not a number"),
-        ({"ta_note": "n"}, ":2: ta_note without ta_verdict or ta_points"),
+        ({"ta_verdict": "pass"}, ":4: ta_note is empty: say why the verdict changes"),
+        ({"ta_points": "12", "ta_note": "n"}, ":4: ta_points 12 is more than the criterion's 10"),
+        ({"ta_points": "lots", "ta_note": "n"}, ":4: ta_points 'lots' is not a number"),
+        ({"ta_note": "n"}, ":4: ta_note without ta_verdict or ta_points"),
     ],
 )
 def test_a_badly_filled_queue_names_its_line(
     graded: Path, tmp_path: Path, cells: dict[str, str], message: str
 ):
-    filled = fill(graded / "queue.csv", tmp_path / "filled.csv", {0: cells})
+    # the queue's third row (line 4 of the CSV) is a failed verdict
+    assert queue_rows(graded / "queue.csv")[2]["grader_verdict"] == "failed"
+    filled = fill(graded / "queue.csv", tmp_path / "filled.csv", {2: cells})
     result = grade("overrides-from-csv", str(filled), "-o", str(tmp_path / "o.yaml"))
     assert result.exit_code == 2, result.output
     assert f"error: {filled}{message}" in result.stderr

@@ -21,6 +21,7 @@ BASES = Path(__file__).parent / "statements"
 
 DEFAULTS = {
     "partA": {
+        "next": "Next experiment: profile with with_stack=True and find which code calls aten::to.",
         "diagnosis": "copy_ (19.6 ms) and to (15.1 ms) come next.",
         "hypotheses": (
             "Hypotheses:\n"
@@ -35,12 +36,19 @@ DEFAULTS = {
         "stretch": 'Stretch: record_function("tokenize") and record_function("decode_step").',
     },
     "partB": {
+        "next": "Next experiment: capture the decode step in a CUDA graph and compare the time "
+        "per token.",
         "diagnosis": "",
         "attention_1": "No attention op appears anywhere in B's table.",
         "attention_2": "The GPU waits on Python and launches, so a faster fused attention "
         "kernel cannot help.",
     },
 }
+
+
+# A Next experiment that goes after no class: with it, a diagnosis row is judged on its own
+# words, not on what a well-aimed experiment implies (tests/test_statements_round8.py).
+NO_LEAD = "Next experiment: rerun the same request on an A100 and compare the totals."
 
 
 def grade(exercise: str, **slots: str) -> dict[str, bool]:
@@ -72,14 +80,15 @@ DIAGNOSES_ONLY = [
 
 @pytest.mark.parametrize("sentence", MOVEMENT_DIAGNOSES)
 def test_movement_diagnosis_and_separation(sentence: str) -> None:
-    got = grade("partA", diagnosis=sentence)
+    got = grade("partA", diagnosis=sentence, next=NO_LEAD)
     assert got["diagnosis-matches"], sentence
     assert got["separates-math-from-movement"], sentence
 
 
 @pytest.mark.parametrize("sentence", DIAGNOSES_ONLY)
 def test_movement_diagnosis(sentence: str) -> None:
-    assert grade("partA", diagnosis=f"copy_ and to follow. {sentence}")["diagnosis-matches"]
+    got = grade("partA", diagnosis=f"copy_ and to follow. {sentence}", next=NO_LEAD)
+    assert got["diagnosis-matches"], sentence
 
 
 @pytest.mark.parametrize(
@@ -94,7 +103,7 @@ def test_movement_diagnosis(sentence: str) -> None:
     ],
 )
 def test_not_a_movement_diagnosis(sentence: str) -> None:
-    assert not grade("partA", diagnosis=sentence)["diagnosis-matches"], sentence
+    assert not grade("partA", diagnosis=sentence, next=NO_LEAD)["diagnosis-matches"], sentence
 
 
 @pytest.mark.parametrize(
@@ -109,7 +118,9 @@ def test_not_a_movement_diagnosis(sentence: str) -> None:
     ],
 )
 def test_overhead_diagnosis(sentence: str, passed: bool) -> None:
-    got = grade("partB", diagnosis=sentence, attention_2="A faster kernel is not the answer.")
+    got = grade(
+        "partB", diagnosis=sentence, attention_2="A faster kernel is not the answer.", next=NO_LEAD
+    )
     assert got["diagnosis-matches"] is passed, sentence
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_statements import TWO_CAUSES, grade
+from tests.test_statements import NO_LEAD, TWO_CAUSES, grade
 
 
 @pytest.mark.parametrize(
@@ -28,7 +28,7 @@ from tests.test_statements import TWO_CAUSES, grade
     ],
 )
 def test_movement_said_in_other_words(sentence: str) -> None:
-    assert grade("partA", diagnosis=sentence)["diagnosis-matches"], sentence
+    assert grade("partA", diagnosis=sentence, next=NO_LEAD)["diagnosis-matches"], sentence
 
 
 @pytest.mark.parametrize(

@@ -17,6 +17,7 @@ from grader.report.language import (
     names,
     sentences,
     unnegated,
+    whole_diagnosis,
 )
 from grader.report.model import Report, TextLine
 from grader.report.patterns import Pattern
@@ -30,6 +31,10 @@ _PART_REF = re.compile(
     r"|\b([ABC]) (?:was|had|is|has|needs|needed)\b|(?:[,;(.]\s*)([ABC])\s*[:=]"
 )
 _PART_HINT = re.compile(r"[ABC]|[Pp]art|[Tt]eil")
+# Terse notes set the parts side by side by their bare letters ("A copies, B python"): a
+# bare capital letter opening a text or a clause names a part when another bare letter does
+# too in the same text, or when it is a "B" or "C" (never an article) opening the text.
+_BARE = re.compile(r"(?:^|[,;/|]|\bvs\.?|\band\b)\W*?\b([ABC])\s+(?=[\w(])")
 NOT_A_DIAGNOSIS = ("hypotheses", "experiments", "stretch")
 
 
@@ -87,7 +92,12 @@ def part_refs(text: str) -> frozenset[str]:
     """The parts of the course a text refers to, as lower-case letters."""
     if not _PART_HINT.search(text):
         return frozenset()
-    return frozenset(next(g for g in m.groups() if g).lower() for m in _PART_REF.finditer(text))
+    refs = {next(g for g in m.groups() if g).lower() for m in _PART_REF.finditer(text)}
+    bare = [m for m in _BARE.finditer(text)]
+    letters = {m.group(1).lower() for m in bare}
+    if len(letters) >= 2 or bare and bare[0].start() == 0 and bare[0].group(1) != "A":
+        refs |= letters
+    return frozenset(refs)
 
 
 def about_other_part(text: str, exercise_id: str) -> bool:
@@ -129,6 +139,9 @@ def diagnosis_kind(text: str, bottleneck: str, carried: bool = False) -> str | N
         return None
     if claims_class(text, bottleneck):
         return "claim"
+    whole = whole_diagnosis(bottleneck)
+    if whole is not None and next(unnegated(whole, text), None) is not None:
+        return "whole"
     subject, kinds = diagnosis_kinds(bottleneck)
     if not carried and not names(subject, text):
         return None
@@ -202,6 +215,11 @@ _HYPOTHETICAL = Pattern(
 )
 
 
+def claim_words(text: str) -> bool:
+    """Does the text use a word a claim of a class is made with ("bound", "problem", ...)?"""
+    return _CLAIM_WORDS.search(text) is not None
+
+
 @lru_cache(maxsize=8192)
 def claims_class(text: str, bottleneck: str) -> bool:
     """The text names ``bottleneck`` as this run's limit ("this run is compute-bound")."""
@@ -258,7 +276,7 @@ def statements(report: Report, bottleneck: str, exercise_id: str) -> Iterator[Se
                 if kind == "explanation" and tl.where == "next_experiment":
                     kind = None  # "find out who issues the copies" is the experiment itself
                 if kind is not None:
-                    named = kind == "claim" or has_subject(piece, bottleneck) or led
+                    named = kind in ("claim", "whole") or has_subject(piece, bottleneck) or led
                     yield Sentence(piece.strip(), tl, not named, kind)
                     continue
                 if has_subject(piece, bottleneck):

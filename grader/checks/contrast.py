@@ -32,7 +32,11 @@ def _close(x: float, target: float) -> bool:
 
 _DEVICE_WORD = re.compile(r"\b(?:gpu|cuda|device)\b", re.IGNORECASE)
 _MULTIPLE = re.compile(r"\bmore than|twice|double|\d\s*[x×]", re.IGNORECASE)
-_TURN_OR_STOP = re.compile(r";|\bwhereas\b|\bwhile\b|\bbut\b|(?<=\.)\s")
+# Where a contrast turns from one part to the other: "; whereas while but", a full stop, or a
+# comma before the other part's letter ("A matmul = real, B matmul = tiny").
+_TURN_OR_STOP = re.compile(
+    r";|\bwhereas\b|\bwhile\b|\bbut\b|(?<=\.)\s|,\s*(?=(?:[Pp]art |[Ii]n )?[ABC](?:'s|’s|:)?\s)"
+)
 
 
 @check("overhead-evidence")
@@ -137,19 +141,35 @@ def _meaning_pieces(
     out = []
     for s in iter_sentences(scope, join_pronouns=False):
         here = own if _HERE.search(s.text) else frozenset()
-        out.append((s.text, part_refs(s.text) or here, s.line))
+        sentence_refs = part_refs(s.text)
+        out.append((s.text, sentence_refs or here, s.line))
         carried: frozenset[str] = frozenset()
         run = ""  # the pieces in a row that speak of the same part, read together
         for piece in _TURN_OR_STOP.split(s.text):
             if not piece.strip():
                 continue
-            refs = part_refs(piece) or (own if _HERE.search(piece) else carried)
+            refs = (
+                part_refs(piece)
+                or _bare_lead(piece, sentence_refs)
+                or (own if _HERE.search(piece) else carried)
+            )
             run = f"{run} {piece}" if refs == carried and run else piece
             carried = refs
             out.append((piece, carried, s.line))
             if run != piece:  # "B: matmul on top = the biggest of 240 crumbs while the GPU idles"
                 out.append((run, carried, s.line))
     return out
+
+
+_LEAD_LETTER = re.compile(r"^\W*([ABC])\s")
+
+
+def _bare_lead(piece: str, sentence_refs: frozenset[str]) -> frozenset[str]:
+    """The part a piece opens with by its bare letter, when the sentence names the parts that
+    way ("A matmul = real" in "A matmul = real, B matmul = tiny")."""
+    m = _LEAD_LETTER.match(piece)
+    letter = m.group(1).lower() if m else ""
+    return frozenset(letter) if letter in sentence_refs else frozenset()
 
 
 # Words that point at the part being written ("here the top op is 240 launches").

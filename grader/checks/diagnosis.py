@@ -8,6 +8,7 @@ from grader.checks.attention import attention_proposal
 from grader.checks.common import (
     NOT_A_DIAGNOSIS,
     Sentence,
+    claim_words,
     find_claim,
     find_statement,
     find_wrong_claim,
@@ -17,9 +18,10 @@ from grader.checks.common import (
     statements,
     states_class,
 )
+from grader.checks.counting import count
 from grader.checks.experiments import experiment_targets
 from grader.checks.registry import Context, Evidence, Verdict, check
-from grader.report.language import has, mentions, names
+from grader.report.language import diagnosis_kinds, has, is_keyword_list, mentions, names
 from grader.report.model import Report
 
 _CLASS_WORD = re.compile(r"[- ]bound\b", re.IGNORECASE)
@@ -82,6 +84,9 @@ def diagnosis_matches(ctx: Context) -> Verdict:
             review=hit is not None,
         )
     if hit is None:
+        implied = _implied_by_experiment(ctx)
+        if implied is not None:
+            return implied
         return Verdict.no(
             None,
             f"looked for a statement of {EXPLAINED[ctx.expected]} in the fields and notes; "
@@ -102,6 +107,51 @@ def diagnosis_matches(ctx: Context) -> Verdict:
         )
     detail = "said of the subject without naming it" if hit.implied else ""
     return Verdict.yes(Evidence(hit.line.number, hit.text), detail, review=hit.implied)
+
+
+# A finding the report leaves open ("Which of these matters most? Hard to say").
+_UNDECIDED = re.compile(
+    r"\?|\b(?:hard|difficult|impossible) to (?:say|tell)\b|\bunclear\b|\bnot sure\b|"
+    r"\b(?:can.t|cannot|can not) (?:yet )?(?:say|tell)\b",
+    re.IGNORECASE,
+)
+
+
+_FINDINGS = ("workload", "hardware", "top_cuda", "top_cpu")
+
+
+def _judges(text: str, expected: str) -> bool:
+    """Does a line of the findings judge anything, or leave a finding open?  A report that
+    judges something and not the class ("The GPU is the slow side", "copy_ and to are not
+    the problem") does not leave its diagnosis to its experiment."""
+    if _UNDECIDED.search(text) or claim_words(text):
+        return True
+    return any(p.search(text) for p in diagnosis_kinds(expected)[1].values())
+
+
+def _implied_by_experiment(ctx: Context) -> Verdict | None:
+    """No sentence states the class, but the one Next experiment goes straight after it
+    ("find out what's calling aten::to"): choosing it as the first thing to do says the
+    class is what to look at first, which the contract counts as a diagnosis it "clearly
+    implies".  Not when the report reaches for an attention kernel, leaves its findings as
+    questions, or names nothing else it would look at; a person may look again."""
+    f = ctx.report.field("next_experiment")
+    if f is None or count(f).n != 1 or not experiment_targets(ctx.report, ctx.expected):
+        return None
+    if attention_proposal(ctx.report):
+        return None
+    fields = [ctx.report.fields.get(k) for k in _FINDINGS]
+    said = [f.value for f in fields if f is not None]
+    said += [t.text for t in ctx.report.lines_in("body")]
+    if any(_judges(text, ctx.expected) for text in said):
+        return None
+    if any(is_keyword_list(f.value) for f in fields[2:] if f is not None):
+        return None  # a finding given as a bare list of terms (a Workload is a list anyway)
+    return Verdict.yes(
+        Evidence(f.label_line, f.value),
+        "implied by the next experiment, which goes after it first",
+        review=True,
+    )
 
 
 def _said_otherwise(ctx: Context, share: Sentence) -> bool:

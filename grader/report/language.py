@@ -45,7 +45,16 @@ def diagnosis_kinds(bottleneck: str) -> tuple[str, dict[str, Pattern]]:
     makes a mention of that concept a diagnosis (priority, avoidability, dominance, ...)."""
     entry = dict(_raw()["diagnosis"][bottleneck])
     subject = entry.pop("subject")
+    entry.pop("whole", None)
     return subject, {kind: Pattern.of(patterns) for kind, patterns in entry.items()}
+
+
+@cache
+def whole_diagnosis(bottleneck: str) -> Pattern | None:
+    """Statements that are a diagnosis of the class on their own, naming their own subject
+    ("the GPU sits idle" for overhead: the class's definition says the device idles)."""
+    patterns = _raw()["diagnosis"][bottleneck].get("whole")
+    return Pattern.of(patterns) if patterns else None
 
 
 @cache
@@ -69,6 +78,7 @@ def precompile() -> None:
         claim(bottleneck)
     for bottleneck in raw["diagnosis"]:
         diagnosis_kinds(bottleneck)
+        whole_diagnosis(bottleneck)
     change_kinds()
     any_change()
 
