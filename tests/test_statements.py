@@ -47,7 +47,7 @@ DEFAULTS = {
 
 
 # A Next experiment that goes after no class: with it, a diagnosis row is judged on its own
-# words, not on what a well-aimed experiment implies (tests/test_statements_round8.py).
+# words, not on what a well-aimed experiment implies (tests/test_statements_s19_s20.py).
 NO_LEAD = "Next experiment: rerun the same request on an A100 and compare the totals."
 
 

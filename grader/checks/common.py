@@ -355,11 +355,18 @@ def _movement_dismissed(report: Report) -> Sentence | None:
                 for fragment in _COMMA.split(piece):
                     subject = concept("movement").search(fragment)  # "not chase the copies"
                     other = names("math_talk", fragment) or names("tokenizer", fragment)
-                    about = subject is not None or (carried and not other)
-                    if about and _dismisses(fragment, subject.start() if subject else 0):
+                    # "copy_ at 61%, which is the attention compute": a relative clause
+                    # speaks of what it follows, whatever else it names
+                    relative = carried and _RELATIVE.match(fragment) is not None
+                    about = subject is not None or (carried and not other) or relative
+                    at = subject.start() if subject and not relative else 0
+                    if about and _dismisses(fragment, at):
                         return Sentence(fragment.strip(), tl)
                     carried = about
     return None
+
+
+_RELATIVE = re.compile(r"^\W*(?:which|that|who)\b", re.IGNORECASE)
 
 
 def _dismisses(fragment: str, subject_at: int) -> bool:

@@ -156,10 +156,28 @@ def _changes(step: str) -> set[str]:
     return tools | ({min(fix)} if fix else set())
 
 
+_METHOD_KINDS = (
+    "experiment_action",
+    "locate",
+    "remove_movement",
+    "fix_overhead",
+    "fix_compute",
+    "fix_host",
+    "fix_communication",
+)
+
+
+def _has_method(value: str) -> bool:
+    """Does the field say anything to run, measure, look up or change?"""
+    return bool(changes_in(value)) or any(has(kind, value) for kind in _METHOD_KINDS)
+
+
 def count(f: Field) -> Count:
     """How many experiments the field names, and why, in words a learner reads."""
     if is_keyword_list(f.value):
         return Count(0, "a list of terms, not an experiment")
+    if not _has_method(f.value):
+        return Count(0, "names no experiment: say what you would run, measure or change")
     if _ALTERNATIVES.search(f.value):
         return Count(2, "alternatives ('either ... or', 'whichever')")
     listed = items(f)

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import re
 
+from grader.analyzer.classify import CLASSES
 from grader.checks.attention import attention_proposal
 from grader.checks.common import (
     NOT_A_DIAGNOSIS,
     Sentence,
     claim_words,
+    claims_class,
+    diagnosis_sentences,
     find_claim,
     find_statement,
     find_wrong_claim,
     iter_sentences,
     movement_dismissed,
+    part_refs,
     parts,
     statements,
     states_class,
@@ -59,6 +63,12 @@ def diagnosis_matches(ctx: Context) -> Verdict:
     FAIL (partB):
         Key terms: overhead, launches, Python loop, CUDA graphs, 240 calls, compute-bound.
     """
+    hedge = _commits_to_none(ctx.report)
+    if hedge is not None:
+        return Verdict.no(
+            Evidence(hedge.line.number, hedge.text),
+            "names several classes, or everything, as the limit at once: which one is it?",
+        )
     wrong = find_wrong_claim(ctx.report, ctx.expected, ctx.exercise.id)
     hit = find_statement(ctx.report, ctx.expected, ctx.exercise.id)
     named = outweighs(ctx.report, ctx.expected, ctx.exercise.id, wrong)
@@ -173,7 +183,28 @@ def outweighs(
     if wrong is None or _CLASS_WORD.search(wrong.text):
         return None
     named = find_claim(report, expected, exercise_id)
-    return named if named is not None and _CLASS_WORD.search(named.text) else None
+    if named is None or not _CLASS_WORD.search(named.text):
+        return None
+    # "overhead-bound: the matmuls are too slow, so the CPU waits for the GPU": the reason
+    # given in the same sentence claims the other class; nothing outweighs it
+    same = named.line.number == wrong.line.number and (
+        wrong.text in named.text or named.text in wrong.text
+    )
+    return None if same else named
+
+
+def _commits_to_none(report: Report) -> Sentence | None:
+    """A sentence that names several classes as this run's limit at once ("compute-bound,
+    movement-bound and overhead-bound together"), or everything ("limited by everything in
+    the table at once"): a diagnosis that commits to none."""
+    for s in diagnosis_sentences(report):
+        if part_refs(s.text):
+            continue  # "A was movement-bound, B is overhead-bound"
+        if has("no_commitment", s.text):
+            return s
+        if sum(claims_class(s.text, c) for c in CLASSES) >= 2:
+            return s
+    return None
 
 
 @check("separates-math-from-movement")

@@ -1,0 +1,91 @@
+"""Statements from the eighth unseen round (tests/labelled/s21 ... s25), each as a table row.
+
+The five sets were measured once, unseen (s21-s23, s25: 95.7% with the rules of the stop
+before; s24, a set of near misses and grammatical keyword soup: 90.1%), before their
+disagreements were read.  The rules written from them are pinned here.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from grader.checks.counting import count
+from grader.engine import grade_report
+from grader.exercises import resolve_exercise
+from grader.report.model import Report
+from tests.test_statements import NO_LEAD, grade
+
+
+def _field(value: str):
+    report = Report.parse(f"Next experiment: {value}\n")
+    field = report.field("next_experiment")
+    assert field is not None
+    return field
+
+
+@pytest.mark.parametrize(
+    ("value", "n"),
+    [
+        # nothing to run, measure, look up or change: no experiment is named
+        ("an experiment that tests the movement-bound hypothesis against the launch one", 0),
+        ("an experiment on dtype, device, movement and latency to test the hypothesis", 0),
+        ("optimise the launch-overhead/compute balance of the orchestration", 0),
+        # short, but each says what to do
+        ("CUDA graphs", 1),
+        ("find out what's calling aten::to", 1),
+        ("check which tensors are fp32 with a forward hook", 1),
+        ("time one decode step with and without torch.compile", 1),
+    ],
+)
+def test_an_experiment_says_what_to_do(value: str, n: int) -> None:
+    assert count(_field(value)).n == n, value
+
+
+@pytest.mark.parametrize(
+    ("sentence", "passed"),
+    [
+        # the copies denied as the limit, or counted as the model's own math
+        ("copy_ and to take 35 ms, so copies are not the issue here.", False),
+        ("copy_ and to (35 ms), which is the attention compute expressed as a copy.", False),
+        # several classes, or everything, at once commits to none
+        ("copy_ and to are unexplained; the run is movement-bound and compute-bound.", False),
+        ("The run is limited by everything in the table at once.", False),
+        # one class, said plainly, still passes
+        ("copy_ and to are unexplained movement, so the run is movement-bound.", True),
+        ("The run is not compute-bound; it is movement-bound.", True),
+    ],
+)
+def test_a_diagnosis_that_denies_or_commits_to_none(sentence: str, passed: bool) -> None:
+    got = grade("partA", diagnosis=sentence, next=NO_LEAD)
+    assert got["diagnosis-matches"] is passed, sentence
+
+
+@pytest.mark.parametrize(
+    ("sentence", "passed"),
+    [
+        # the reason given claims the other class: the CPU waits on the GPU
+        (
+            "The run is overhead-bound: the matmuls are too slow, so the CPU waits for the GPU.",
+            False,
+        ),
+        ("The run is overhead-bound: the GPU waits for the CPU between tiny launches.", True),
+    ],
+)
+def test_overhead_with_the_wrong_direction(sentence: str, passed: bool) -> None:
+    got = grade(
+        "partB", diagnosis=sentence, attention_2="A faster kernel is not the answer.", next=NO_LEAD
+    )
+    assert got["diagnosis-matches"] is passed, sentence
+
+
+def test_a_soup_of_classes_in_part_c_earns_no_diagnosis() -> None:
+    text = (
+        "Workload: 7B model, decode, batch 1.\nHardware: L4.\n"
+        "Top CUDA time: aten::copy_ at 61%, which is the attention compute expressed as a copy.\n"
+        "Top CPU / orchestration cost: the CPU launch overhead of the tokenizer.\n"
+        "Next experiment: an experiment on dtype, device, movement and latency.\n"
+    )
+    result = grade_report(Report.parse(text), resolve_exercise("partC"))
+    got = {c.id: c.passed for c in result.criteria}
+    assert not got["diagnosis-matches"] and not got["one-next-experiment"]
+    assert got["copy-share-stated"] and got["field-names-exact"]  # what it does say
