@@ -89,3 +89,35 @@ def test_a_soup_of_classes_in_part_c_earns_no_diagnosis() -> None:
     got = {c.id: c.passed for c in result.criteria}
     assert not got["diagnosis-matches"] and not got["one-next-experiment"]
     assert got["copy-share-stated"] and got["field-names-exact"]  # what it does say
+
+
+@pytest.mark.parametrize(
+    ("value", "n"),
+    [
+        # a probe, then the fix of what it finds, then a measure: one experiment
+        (
+            "Check if the KV cache is in float32 while the weights are bf16. If yes, make the "
+            "cache bf16 and profile again to see if copy_ goes down.",
+            1,
+        ),
+        (
+            "find the .to(device) / .cpu() calls in the decode loop with a with_stack profile "
+            "and remove the per-token host↔device round-trip.",
+            1,
+        ),
+        (
+            "check whether the KV cache is kept in fp32 and converted/moved every step; keep it "
+            "as a bf16 tensor on the GPU and re-profile",
+            1,
+        ),
+        # a probe and an unrelated change, or one added on: two
+        (
+            "profile with with_stack=True to find which lines call aten::to, and also allocate "
+            "the KV cache in bf16 from the start to see whether the casts go away",
+            2,
+        ),
+        ("with_stack=True to find the to() callers; in parallel swap SDPA for FlashAttention-3", 2),
+    ],
+)
+def test_a_probe_and_the_fix_of_what_it_finds_are_one_experiment(value: str, n: int) -> None:
+    assert count(_field(value)).n == n, value

@@ -132,7 +132,9 @@ def split_steps(item: str) -> list[list[str]]:
         pieces = _SOFT_STEP.split(part)
         current = pieces[0]
         for piece in pieces[1:]:
-            if _acts(piece) and not _NOT_A_STEP.match(piece):
+            # "... is kept in fp32 and converted/moved every step": a participle goes on
+            # describing; it does not start a step
+            if _acts(piece) and not _NOT_A_STEP.match(piece) and not _PARTICIPLE.match(piece):
                 steps.append(current)
                 current = piece
             else:
@@ -142,12 +144,17 @@ def split_steps(item: str) -> list[list[str]]:
     return groups
 
 
+_PARTICIPLE = re.compile(r"^\W*\w+ed(?:/\w+ed)?\b", re.IGNORECASE)
+
+
 def _changes(step: str) -> set[str]:
     """The distinct changes one step makes: each tool, and at most one fix.  A measurement
     ("and see whether the copies get fused away") makes none."""
     if has("measurement_step", step):
         return set()
-    main = strip_asides(step)
+    # "check whether the ids are created on the CPU and moved to the GPU": what follows
+    # "whether" is the question the probe asks, not a change it makes
+    main = strip_asides(_QUESTION.split(step, maxsplit=1)[0])
     kinds = changes_in(_METHOD.sub("", main)) or changes_in(main)
     tools = kinds - FIX_KINDS
     fix = kinds & FIX_KINDS
@@ -224,23 +231,34 @@ def _probe_before_change(steps: list[str]) -> bool:
     run: "profile with with_stack=True ..., and also allocate the KV cache in bf16".  A look
     after a change is its measurement ("cast the cache to bf16 and re-profile")."""
     seen_probe = False
+    previous = ""
     for step in steps:
         if _changes(step):
             # "... then keep that tensor on the GPU": a fix of what the probe finds is
             # part of the probe's experiment
             # the fix's object, at the start of a sentence; not a reason after it ("... since
-            # attention is the #2 op and we'll want it anyway")
+            # attention is the #2 op and we'll want it anyway"); "If yes, make ..." may end
+            # the step before it
             heads = [" ".join(c.split()[:8]) for c in re.split(r"(?<=[.!?])\s+", step)]
-            return seen_probe and not any(_FOLLOWS_UP.search(h) for h in heads)
+            heads.append(" ".join(previous.split()[-3:]))
+            follows = any(_FOLLOWS_UP.search(h) for h in heads) and not _ADDED.search(step)
+            return seen_probe and not follows
         if has("test_probe", step):
             seen_probe = True
+        previous = step
     return False
 
 
 _FOLLOWS_UP = re.compile(
-    r"\b(?:that|those|the|this) (?:tensor|tensors|one|ones|culprit|offender|call|calls|line|"
-    r"lines|source|op|ops|buffer|code)\b|\b(?:it|them|whatever|wherever)\b|\boffending\b|"
-    r"\bfound\b",
+    r"\b(?:that|those|the|this) (?:[\w↔/-]+ ){0,3}?(?:tensor|tensors|one|ones|culprit|"
+    r"offender|call|calls|line|lines|source|op|ops|buffer|code|cast|casts|copy|copies|"
+    r"transfer|transfers|conversion|round-?trips?)\b|\b(?:it|them|whatever|wherever|anything|instead)\b|\boffending\b|"
+    r"\bfound\b|\bif (?:yes|so|it is|they are|that.s|true|confirmed|it does|they do)\b",
+    re.IGNORECASE,
+)
+_QUESTION = re.compile(
+    r"\b(?:to )?(?:check|see|find out|verify|determine|confirm|test|tell)\w* (?:\w+ ){0,2}?"
+    r"(?:whether|if)\b",
     re.IGNORECASE,
 )
 
