@@ -121,3 +121,36 @@ def test_a_soup_of_classes_in_part_c_earns_no_diagnosis() -> None:
 )
 def test_a_probe_and_the_fix_of_what_it_finds_are_one_experiment(value: str, n: int) -> None:
     assert count(_field(value)).n == n, value
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "matmul 38.4ms, attn 31.7ms. copy_+to = 34.7ms which is a lot just for moving data "
+        "around, need to explain that before anything else.",
+        "matmul + flash attn ≈ 70 ms of genuine model math; copy_ + to ≈ 35 ms of data movement "
+        "that nobody has justified yet.",
+        "matmul + flash attn = the actual work. copy_ + to = 34.7 ms on top of that. That part "
+        "is traffic we probably generate ourselves.",
+        "matmul and attention are the model math. copy_ and to are data movement that could "
+        "probably be trimmed.",
+    ],
+)
+def test_math_set_apart_from_movement_in_own_words(sentence: str) -> None:
+    got = grade("partA", diagnosis=sentence, next=NO_LEAD)
+    assert got["separates-math-from-movement"], sentence
+
+
+def test_the_host_as_the_main_problem_is_another_class_in_part_a() -> None:
+    diagnosis = (
+        "copy_ and to are data movement that could be trimmed. The main problem here is the "
+        "host: the tokenizer is the biggest op on the CPU."
+    )
+    assert not grade("partA", diagnosis=diagnosis, next=NO_LEAD)["diagnosis-matches"]
+    got = grade(
+        "partB",
+        diagnosis="The main problem here is the host.",
+        attention_2="A faster kernel is not the answer.",
+        next=NO_LEAD,
+    )
+    assert got["diagnosis-matches"]

@@ -25,7 +25,14 @@ from grader.checks.common import (
 from grader.checks.counting import count
 from grader.checks.experiments import experiment_targets
 from grader.checks.registry import Context, Evidence, Verdict, check
-from grader.report.language import diagnosis_kinds, has, is_keyword_list, mentions, names
+from grader.report.language import (
+    diagnosis_kinds,
+    has,
+    is_keyword_list,
+    mentions,
+    names,
+    sentences,
+)
 from grader.report.model import Report
 
 _CLASS_WORD = re.compile(r"[- ]bound\b", re.IGNORECASE)
@@ -299,8 +306,9 @@ def _names_math_group(text: str) -> bool:
     if mentions("math_group", text) or _NOT_MATH.search(text):
         return True
     # the math ops, then a turn to the movement: "matmul 38.4 / attn 31.7 ms, but copy_+to
-    # = 35 ms - movement that shouldn't be there"
-    first, *rest = parts(text) or ("",)
+    # = 35 ms - movement that shouldn't be there", or the next sentence ("matmul 38.4ms,
+    # attn 31.7ms. copy_+to = 34.7ms, a lot just for moving data around")
+    first, *rest = [p for s in sentences(text) for p in parts(s)] or [""]
     return (
         bool(rest)
         and bool(mentions("math", first))
