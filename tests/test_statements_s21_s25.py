@@ -154,3 +154,32 @@ def test_the_host_as_the_main_problem_is_another_class_in_part_a() -> None:
         next=NO_LEAD,
     )
     assert got["diagnosis-matches"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "passed"),
+    [
+        # "later" after a time is when, not a deferral; "out of the TTFT" is part of it
+        ("The tokenizer: 22 ms on the host, so the first token comes 22 ms later.", True),
+        (
+            "Tokenisation is done by the CPU, so CUDA says 0 ms; the 22 ms nevertheless come "
+            "straight out of the time-to-first-token.",
+            True,
+        ),
+        ("The encode step lives on the host, but the user still waits for it.", True),
+        ("The tokenizer is CPU-only, so I would leave it out of the GPU analysis.", False),
+    ],
+)
+def test_the_tokenizer_in_more_words(sentence: str, passed: bool) -> None:
+    text = (BASE_A_TOKENIZER).format(tokenizer=sentence)
+    result = grade_report(Report.parse(text), resolve_exercise("partA"))
+    got = {c.id: c.passed for c in result.criteria}
+    assert got["tokenizer-outside-gpu"] is passed, sentence
+
+
+BASE_A_TOKENIZER = """Workload: decoder-only LLM, 4096 prompt, 128 out, bf16, batch 1
+Hardware: L4
+Top CUDA time: matmul and attention are the math; copy_ and to are unexplained movement.
+Top CPU / orchestration cost: {tokenizer}
+Next experiment: profile with with_stack=True and find which code calls aten::to.
+"""
