@@ -183,3 +183,32 @@ Top CUDA time: matmul and attention are the math; copy_ and to are unexplained m
 Top CPU / orchestration cost: {tokenizer}
 Next experiment: profile with with_stack=True and find which code calls aten::to.
 """
+
+
+@pytest.mark.parametrize(
+    ("a_line", "b_line"),
+    [
+        (
+            "A top = matmul doing real 4k-token prefill math",
+            "B top = matmul too, but each call is tiny",
+        ),
+        ("A: matmul at the top was real prefill math.", "B: matmul at the top is a red herring."),
+    ],
+)
+def test_what_the_top_name_means_in_terse_bullets(a_line: str, b_line: str) -> None:
+    contrast = f"- {a_line}\n- {b_line}\n- A copies, B python\n- no attention in B, GPU idle"
+    result = grade_report(
+        Report.parse(TERSE_B.format(contrast=contrast)), resolve_exercise("partB")
+    )
+    assert {c.id: c.passed for c in result.criteria}["top-cuda-meaning"]
+
+
+TERSE_B = """Workload: bs1, 32 prompt, 128 decode, tiny
+Hardware: L4
+Top CUDA time: matmul 6.1ms over 240 calls
+Top CPU / orchestration cost: python loop 38ms
+Next experiment: CUDA graphs
+
+Contrast with Part A:
+{contrast}
+"""

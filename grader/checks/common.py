@@ -29,6 +29,8 @@ _PART_REF = re.compile(
     r"|\b(?:[Ii]n|[Ff]or|[Uu]nlike|[Vv]ersus|vs\.?|[Tt]han) ([ABC])\b"
     r"|\b([ABC])(?:'s|’s)\b|^\W*(?:\[[ xX]\]\s*)?([ABC])\s*(?:[:=,]|->|→|=>|[\u2014\u2013]|-\s)"
     r"|\b([ABC]) (?:was|had|is|has|needs|needed)\b|(?:[,;(.]\s*)([ABC])\s*[:=]"
+    # "A top = matmul doing real prefill math", "B top (matmul): tiny calls"
+    r"|^\W*([ABC]) top\b(?! (?:op|kernel|row|entry|line|item|priority)s?\b)"
 )
 _PART_HINT = re.compile(r"[ABC]|[Pp]art|[Tt]eil")
 # Terse notes set the parts side by side by their bare letters ("A copies, B python"): a
