@@ -212,3 +212,29 @@ Next experiment: CUDA graphs
 Contrast with Part A:
 {contrast}
 """
+
+
+@pytest.mark.parametrize(
+    "hypotheses",
+    [
+        # the decisive outcome makes the test, whatever verb opens it
+        "Hypotheses:\n1. The attention mask is created in fp32 and cast in every layer.\n"
+        "2. The logits go to the CPU with .cpu() for sampling.\n\nExperiments:\n"
+        "1. Create the mask on cuda in bf16 → if to/copy_ drop, hypothesis 1 is right.\n"
+        "2. Do the sampling on the GPU → if the DtoH copies disappear, hypothesis 2 is right.\n",
+        # an "Experiments:" line right under the list, each test saying whom it tests
+        "Why copy_/to exist:\n1. Casting the prompt embeddings to bf16.\n"
+        "2. Moving the input ids from the CPU to the GPU.\n"
+        "Experiments: check the dtype of the embeddings before/after (for 1); look for HtoD "
+        "memcpy in the trace (for 2).\n",
+        # in prose: the stack traces "would show whether"
+        "I have two candidate explanations. The first is that the KV cache was allocated in "
+        "float32, so every layer casts it. I would check the cache's dtype and then allocate it "
+        "in bf16. The second is that q/k/v are transposed into non-contiguous views and "
+        "`.contiguous()` materialises them. The stack traces from a with_stack run would show "
+        "whether copy_ is called from `contiguous`.\n",
+    ],
+)
+def test_an_experiment_per_hypothesis_in_more_layouts(hypotheses: str) -> None:
+    got = grade("partA", hypotheses=hypotheses)
+    assert got["two-hypotheses"] and got["experiment-per-hypothesis"], hypotheses

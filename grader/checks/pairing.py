@@ -49,7 +49,8 @@ _ORDINALS = {"first": 1, "one": 1, "second": 2, "two": 2, "third": 3, "three": 3
 _REF = re.compile(
     r"\b(?:h|hyp(?:othesis)?\.?\s*|e|exp(?:eriment)?\.?\s*|test\s+)([1-9]|one|two|three)\b"
     r"|\((i{1,3}|iv|[a-d1-9])\)|\b(?:hyp(?:othesis)?|test|exp(?:eriment)?)\.?\s+([a-d])\b(?=\s*[:.)\u2014\u2013-])"
-    r"|\bthe (first|second|third) (?:one|hypothesis|theory|guess|cause|suspect)\b",
+    r"|\bthe (first|second|third) (?:one|hypothesis|theory|guess|cause|suspect)\b"
+    r"|\((?:for|re|tests?) (?:h|hyp\w*\.?\s*)?([1-9])\)",  # "... (for 2)"
     re.IGNORECASE,
 )
 
@@ -172,7 +173,19 @@ def is_test(text: str) -> bool:
     in more than a couple of words."""
     if len(re.findall(r"[A-Za-z]{2,}", text)) < 3 or _NO_TEST.search(text[:60]):
         return False
-    return bool(_test_probe().search(text) or _test_change().search(text))
+    return bool(
+        _test_probe().search(text) or _test_change().search(text) or _DECIDES.search(text)
+    )
+
+
+# Something done, and the outcome that decides: "Do the sampling on the GPU -> if the DtoH
+# copies disappear, hypothesis 2 is right" (criteria.md: an experiment that would confirm or
+# reject it).
+_DECIDES = re.compile(
+    r"\bif\b[^.;]{3,80}?\b(?:confirm\w*|reject\w*|rules? (?:it |this |that )?out|"
+    r"(?:is|was|were|are) (?:right|wrong|correct|true|false|out|the cause|it))\b",
+    re.IGNORECASE,
+)
 
 
 def _units(report: Report, section: str) -> list[Unit]:
@@ -385,6 +398,12 @@ def _test_pieces(text: str) -> list[str]:
     Look for Memcpy HtoD in the trace ..."): its pieces, when they probe different causes;
     else the unit whole."""
     pieces = [p for p in _PIECE_CUT.split(text) if p.strip()]
+    # "check the dtype ... (for 1); look for HtoD ... (for 2)": each piece names its own
+    by_ref = [p for p in text.split(";") if p.strip()]
+    refs = [references(p) for p in by_ref]
+    distinct = len(by_ref) >= 2 and len({r[0] for r in refs if len(r) == 1}) >= 2
+    if distinct and all(len(r) == 1 and is_test(p) for p, r in zip(by_ref, refs, strict=True)):
+        return by_ref
     if len(pieces) < 2:
         return [text]
     tests = [(p, cause) for p in pieces if (cause := cause_of(p)) and is_test(p)]

@@ -167,7 +167,7 @@ def find_sections(lines: list[Line], field_lines: set[tuple[int, int]]) -> dict[
             # "Experiments: (1) ...; (2) ..." still tests them all, "Not yet: ..." is its own part
             lazy = section_of(line.text)
             if lazy and (
-                (lazy[0] == "experiments" and _inline_markers(lazy[1]) >= 2)
+                (lazy[0] == "experiments" and _tests_several(lazy[1]))
                 or (lazy[0] in _LAZY_LABELS and _LEAD.match(_DECOR.sub("", line.text)))
             ):
                 found = lazy
@@ -191,7 +191,7 @@ def find_sections(lines: list[Line], field_lines: set[tuple[int, int]]) -> dict[
             and found[0] == "experiments"
             and (inside == "hypotheses" or line.block in marked_blocks)
             and (not line.first or _ARROW.match(line.text) or _nested(line))
-            and _inline_markers(found[1]) < 2
+            and not _tests_several(found[1])
         ):
             found = None  # "-> check: ..." under a hypothesis is that hypothesis's test
             # (but "Experiments: (1) ...; (2) ..." right under the list tests them all)
@@ -332,6 +332,15 @@ def _in_order(labels: list[str]) -> bool:
 def _nested(line: Line) -> bool:
     """A list item under another ("- H1: ..." / "  - test: ..."): the test of the one above."""
     return line.kind == "item" and line.level >= 2
+
+
+# "check the dtype ... (for 1); look for HtoD ... (for 2)": tests that say whom they test
+_FOR_REF = re.compile(r"\((?:for|re|tests?) (?:h|hyp\w*\.?\s*)?(\d)\)", re.IGNORECASE)
+
+
+def _tests_several(text: str) -> bool:
+    """ "(1) ...; (2) ..." or "... (for 1); ... (for 2)": tests of several hypotheses."""
+    return _inline_markers(text) >= 2 or len(set(_FOR_REF.findall(text))) >= 2
 
 
 def _inline_markers(text: str) -> int:
