@@ -238,3 +238,15 @@ Contrast with Part A:
 def test_an_experiment_per_hypothesis_in_more_layouts(hypotheses: str) -> None:
     got = grade("partA", hypotheses=hypotheses)
     assert got["two-hypotheses"] and got["experiment-per-hypothesis"], hypotheses
+
+
+@pytest.mark.parametrize(
+    "stretch",
+    [
+        '**Stretch: ranges for the next run**\n\n`record_function("tokenize")`, '
+        '`record_function("h2d_inputs")`, `record_function("decode_step")`.',
+        'Q: Which ranges would you add?\nA: `"tokenize"`, `"prepare_inputs"`, `"sample"`.',
+    ],
+)
+def test_named_ranges_in_a_list_of_calls_or_a_q_and_a(stretch: str) -> None:
+    assert grade("partA", stretch=stretch)["stretch-named-ranges"], stretch

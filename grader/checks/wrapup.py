@@ -7,6 +7,7 @@ import re
 from grader.checks.common import line_sentences
 from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.language import _raw, has
+from grader.report.model import TextLine
 from grader.report.sections import section_of
 
 _LABEL = re.compile(r"^([^:\u2014\u2013]{1,80}?)\s*[:\u2014\u2013]\s*")
@@ -123,9 +124,19 @@ def stretch_named_ranges(ctx: Context) -> Verdict:
         Stretch: I'd add some NVTX ranges around tokenization and the forward pass.
     """
     report = ctx.report
-    lines = report.section_lines("stretch") + [
-        t for t in report.text_lines if _RANGE_WORD.search(t.text) and t.where != "stretch"
+    # every line that speaks of ranges, read as written (a list of record_function calls is
+    # no finding, but it is the answer here), and the answer under a question about them
+    # ("Q: Which ranges would you add?" / "A: `"tokenize"`, ...")
+    raw = [ln for ln in report.lines if ln.text.strip()]
+    spoken = [
+        TextLine(ln.number, ln.text, "body")
+        for i, ln in enumerate(raw)
+        if _RANGE_WORD.search(ln.text)
+        or (i and _RANGE_WORD.search(raw[i - 1].text) and raw[i - 1].text.rstrip().endswith("?"))
     ]
+    stretch = report.section_lines("stretch")
+    taken = {t.number for t in stretch}
+    lines = stretch + [t for t in spoken if t.number not in taken]
     names: list[str] = []
     first_line = None
     for tl in lines:
