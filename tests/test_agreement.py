@@ -79,7 +79,10 @@ TUNING = SPLIT["tuning"]
 
 def test_every_tuning_set_has_a_floor():
     assert set(SPLIT["floors"]) == set(TUNING)
-    assert all(0.95 <= f <= 1 for f in SPLIT["floors"].values())
+    assert set(TUNING).isdisjoint(SPLIT["held_out"])
+    # s24 was written as near misses and grammatical keyword soup: its floor is lower
+    assert all(0.95 <= f <= 1 for n, f in SPLIT["floors"].items() if n != "s24")
+    assert 0.9 <= SPLIT["floors"]["s24"] <= 1
 
 
 @pytest.mark.parametrize("name", TUNING)

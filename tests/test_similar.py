@@ -189,8 +189,6 @@ def _unseen_by_pruning(docs: list) -> list[str]:
     return unseen
 
 
-
-
 def test_a_pair_shows_its_score_and_the_longest_line_both_have():
     from grader.similar.pairs import find_similar
 

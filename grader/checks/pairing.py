@@ -173,9 +173,7 @@ def is_test(text: str) -> bool:
     in more than a couple of words."""
     if len(re.findall(r"[A-Za-z]{2,}", text)) < 3 or _NO_TEST.search(text[:60]):
         return False
-    return bool(
-        _test_probe().search(text) or _test_change().search(text) or _DECIDES.search(text)
-    )
+    return bool(_test_probe().search(text) or _test_change().search(text) or _DECIDES.search(text))
 
 
 # Something done, and the outcome that decides: "Do the sampling on the GPU -> if the DtoH
