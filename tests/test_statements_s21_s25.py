@@ -250,3 +250,21 @@ def test_an_experiment_per_hypothesis_in_more_layouts(hypotheses: str) -> None:
 )
 def test_named_ranges_in_a_list_of_calls_or_a_q_and_a(stretch: str) -> None:
     assert grade("partA", stretch=stretch)["stretch-named-ranges"], stretch
+
+
+@pytest.mark.parametrize(
+    ("cuda", "cpu", "passed"),
+    [
+        ("aten::copy_ at 61% of CUDA time", "the Python decode loop", True),
+        ("aten::matmul is the top CUDA op", "aten::copy_ - 61% of CPU time", False),
+        ("aten::matmul is the top CUDA op", "aten::copy_ - 61%", False),
+        ("aten::mm first", "aten::copy_ at 61% of the GPU time, moved by the host", True),
+    ],
+)
+def test_the_copy_share_is_a_share_of_cuda_time(cuda: str, cpu: str, passed: bool) -> None:
+    text = (
+        f"Workload: 7B model, decode, batch 1\nHardware: L4\nTop CUDA time: {cuda}\n"
+        f"Top CPU / orchestration cost: {cpu}\nNext experiment: log the KV cache dtype\n"
+    )
+    result = grade_report(Report.parse(text), resolve_exercise("partC"))
+    assert {c.id: c.passed for c in result.criteria}["copy-share-stated"] is passed

@@ -6,6 +6,7 @@ import re
 
 from grader.analyzer.kinds import base_name
 from grader.checks.registry import Context, Evidence, Verdict, check
+from grader.report.model import TextLine
 
 _PCT = re.compile(r"(\d+(?:[.,]\d+)?)\s*%")  # "61%", "61.0 %", "61,0 %"
 _PHASE = re.compile(r"\bdecod\w*|\bgenerat\w*|\btoken[- ]by[- ]token\b|\bautoregressive\b", re.I)
@@ -17,6 +18,18 @@ def _facts(ctx: Context) -> tuple[str, float, str | None]:
     share = ctx.params.get("share_pct") or round(100 * top.cuda_us / table.cuda_total_us)
     size = re.search(r"\d+(?:\.\d+)?\s?[BM]\b", str(ctx.exercise.workload.get("model") or ""))
     return base_name(top.name), float(share), size.group().replace(" ", "") if size else None
+
+
+_CPU_SHARE = re.compile(r"%\s*(?:of\s+)?(?:the\s+|all\s+)?(?:cpu|host)\b", re.IGNORECASE)
+_DEVICE = re.compile(r"\b(?:cuda|gpu|device)\b", re.IGNORECASE)
+
+
+def _of_cpu_time(tl: TextLine) -> bool:
+    """The share said of CPU time: "61% of CPU time", or in the CPU field with no word of
+    the device."""
+    if _CPU_SHARE.search(tl.text):
+        return True
+    return tl.where == "top_cpu" and not _DEVICE.search(tl.text)
 
 
 @check("copy-share-stated")
@@ -36,6 +49,8 @@ def copy_share_stated(ctx: Context) -> Verdict:
     stem = op.rstrip("_")
     stated = None
     for tl in ctx.report.text_lines:
+        if _of_cpu_time(tl):
+            continue  # "aten::copy_ - 61% of CPU time": the share of the wrong clock
         if stem.lower() in tl.text.lower() and any(
             abs(float(p.replace(",", ".")) - share) <= 2 for p in _PCT.findall(tl.text)
         ):
