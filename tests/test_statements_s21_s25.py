@@ -268,3 +268,17 @@ def test_the_copy_share_is_a_share_of_cuda_time(cuda: str, cpu: str, passed: boo
     )
     result = grade_report(Report.parse(text), resolve_exercise("partC"))
     assert {c.id: c.passed for c in result.criteria}["copy-share-stated"] is passed
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Workload: decode. The run is overhead-bound, with MMA-bound kernels behind it.",
+        "matmul, attention, copy_ and to: movement/compute/overhead all relevant here.",
+    ],
+)
+def test_every_class_at_once_is_no_overhead_or_movement_diagnosis(sentence: str) -> None:
+    got = grade(
+        "partB", diagnosis=sentence, attention_2="A faster kernel is not the answer.", next=NO_LEAD
+    )
+    assert not got["diagnosis-matches"], sentence
