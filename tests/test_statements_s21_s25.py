@@ -282,3 +282,30 @@ def test_every_class_at_once_is_no_overhead_or_movement_diagnosis(sentence: str)
         "partB", diagnosis=sentence, attention_2="A faster kernel is not the answer.", next=NO_LEAD
     )
     assert not got["diagnosis-matches"], sentence
+
+
+def test_one_run_that_tests_both_hypotheses_in_prose() -> None:
+    hypotheses = (
+        "Hypotheses. First, a dtype mismatch: the attention mask is fp32 and gets cast to bf16 "
+        "in every layer. Second, a device mismatch: position_ids sit on the CPU and get copied "
+        "to the GPU per layer.\nBoth are tested by the logging run: for the first, the log "
+        "shows fp32→bf16 with the device unchanged; for the second, it shows cpu→cuda.\n"
+    )
+    got = grade("partA", hypotheses=hypotheses)
+    assert got["two-hypotheses"] and got["experiment-per-hypothesis"]
+
+
+@pytest.mark.parametrize(
+    ("value", "n"),
+    [
+        # what the run should show is not an alternative to it
+        (
+            "check the dtype and device of the KV cache with forward hooks; I expect either an "
+            "fp32 cache being cast every step or a cache living on the CPU.",
+            1,
+        ),
+        ("either torch.compile or CUDA graphs, whichever is quicker to set up", 2),
+    ],
+)
+def test_expected_outcomes_are_not_alternatives(value: str, n: int) -> None:
+    assert count(_field(value)).n == n, value

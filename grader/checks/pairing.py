@@ -50,6 +50,7 @@ _REF = re.compile(
     r"\b(?:h|hyp(?:othesis)?\.?\s*|e|exp(?:eriment)?\.?\s*|test\s+)([1-9]|one|two|three)\b"
     r"|\((i{1,3}|iv|[a-d1-9])\)|\b(?:hyp(?:othesis)?|test|exp(?:eriment)?)\.?\s+([a-d])\b(?=\s*[:.)\u2014\u2013-])"
     r"|\bthe (first|second|third) (?:one|hypothesis|theory|guess|cause|suspect)\b"
+    r"|\bfor the (first|second|third)\b(?! (?:time|step|token|run|layer|call))"
     r"|\((?:for|re|tests?) (?:h|hyp\w*\.?\s*)?([1-9])\)",  # "... (for 2)"
     re.IGNORECASE,
 )
@@ -364,9 +365,14 @@ _TEST_LABEL = re.compile(
 def _is_test_unit(unit: Unit) -> bool:
     """Among the hypotheses, a test: labelled as one ("E1 - ..."), or one run that says
     which outcome confirms which hypothesis ("If ..., it's H1 and H2 is out")."""
-    return bool(_TEST_LABEL.match(unit.text)) or (
-        len(references(unit.text)) >= 2 and is_test(unit.text)
-    )
+    if _TEST_LABEL.match(unit.text):
+        return True
+    # "First, a dtype mismatch: ... Second, ... Both are tested by the logging run: for the
+    # first ...": hypotheses given in order, their test after them, is not a test alone
+    first = _NEXT_SENTENCE.split(unit.text, maxsplit=1)[0]
+    if _ORDINAL_LEAD.match(first) and cause_of(first):
+        return False
+    return len(references(unit.text)) >= 2 and is_test(unit.text)
 
 
 def tests(report: Report) -> list[Test]:
@@ -430,9 +436,13 @@ def _tested(report: Report) -> dict[int, Pairing]:
         # hypothesis: each sentence goes to the one it names
         pieces = _test_pieces_by_reference(h.test, len(hyps))
         for piece in pieces:
-            target = references(piece)[0] if len(pieces) > 1 else h.number
+            refs = references(piece)
+            targets = [refs[0]] if len(pieces) > 1 else [h.number]
+            if len(pieces) == 1 and len(refs) >= 2:  # "Both are tested by one run: for the
+                targets = [r for r in refs if r <= len(hyps)]  # first, ...; for the second"
             if is_test(piece):
-                covered.setdefault(target, Pairing(h.test_line, piece, False))
+                for target in targets:
+                    covered.setdefault(target, Pairing(h.test_line, piece, False))
     by_label = {h.label: h.number for h in hyps if h.label is not None}
     for t in tests(report):
         targets = [by_label.get(r, r) for r in t.refs if by_label.get(r, r) <= len(hyps)]
