@@ -31,6 +31,9 @@ _PART_REF = re.compile(
     r"|\b([ABC]) (?:was|had|is|has|needs|needed)\b|(?:[,;(.]\s*)([ABC])\s*[:=]"
     # "A top = matmul doing real prefill math", "B top (matmul): tiny calls"
     r"|^\W*([ABC]) top\b(?! (?:op|kernel|row|entry|line|item|priority)s?\b)"
+    # "A matmul = real math", "B bottleneck: launches"
+    r"|^\W*([ABC]) (?:matmul|copies|copy_|bottleneck|problem|diagnosis|class|cost|limit|"
+    r"prefill|decode|gpu|cpu)\s*(?:=|:|->|→)"
 )
 _PART_HINT = re.compile(r"[ABC]|[Pp]art|[Tt]eil")
 # Terse notes set the parts side by side by their bare letters ("A copies, B python"): a

@@ -237,6 +237,13 @@ def _alternatives(unit: Unit, part: str = "hypotheses") -> list[Unit]:
     pieces = _NEXT[part].split(unit.text)
     if part == "hypotheses" and len(pieces) == 1 and re.match(r"\W*either\b", unit.text, re.I):
         pieces = _OR_ELSE.split(unit.text)
+    if part == "hypotheses" and len(pieces) == 1 and ";" in unit.text:
+        # "weights streamed to the GPU every call; activations converted fp32 <-> bf16":
+        # one cause on each side of the semicolon
+        halves = [h for h in unit.text.split(";") if h.strip()]
+        causes = [cause_of(h) for h in halves]
+        if len(halves) >= 2 and all(causes) and len(set(causes)) == len(causes):
+            pieces = halves
     if len(pieces) < 2:
         return [unit]
     out: list[Unit] = []

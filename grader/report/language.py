@@ -112,7 +112,10 @@ _CLAUSE = re.compile(
 _CONJUNCTION = re.compile(
     r"\b(?:and|or|but)\s+(?=(?:probably|maybe|likely|possibly|clearly|certainly|definitely|so|"
     r"then|thus|therefore|should|must|may|might|could|would|will|can|is|are|was|were|seems?|"
-    r"looks?)\b)",
+    r"looks?)\b)"
+    # a clause of its own: "a faster kernel can not help when the GPU is already waiting"
+    r"|\b(?:when|because|since|whereas)\s+(?=(?:the|it|its|this|that|they|we|there|all|most)\b)"
+    r"|\s\+\s(?=[a-z])",  # "no attention in table + gpu idle anyway"
     re.IGNORECASE,
 )
 

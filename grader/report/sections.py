@@ -288,11 +288,14 @@ def split_units(lines: tuple[Line, ...], lead_rest: str, lead_line: int) -> list
     if lead_rest and (_MARKER.match(lead_rest) or len(lead_rest.split()) >= 2):
         units.append(Unit(lead_rest, lead_line, _marker(lead_rest), False))
         texts.append([lead_rest])
+    # the part's own top level: its items may sit under the lead's own list item
+    # ("1. Hypotheses" with the hypotheses as its sub-bullets)
+    top = max(1, min((ln.level for ln in lines if ln.kind == "item"), default=1))
     for line in lines:
         starts_new = (
             line.kind == "item"
             and (line.first or bool(_MARKER.match(line.text)))
-            and line.level <= 1
+            and line.level <= top
         ) or (line.kind != "item" and (bool(_MARKER.match(line.text)) or line.first))
         if starts_new or not units:
             units.append(Unit(line.text, line.number, _marker(line.text), line.kind == "item"))
