@@ -338,12 +338,13 @@ def _nested(line: Line) -> bool:
 
 
 # "check the dtype ... (for 1); look for HtoD ... (for 2)": tests that say whom they test
-_FOR_REF = re.compile(r"\((?:for|re|tests?) (?:h|hyp\w*\.?\s*)?(\d)\)", re.IGNORECASE)
+# (also one of the hypothesis references of grader/checks/pairing.py)
+FOR_REF = re.compile(r"\((?:for|re|tests?) (?:h|hyp\w*\.?\s*)?([1-9])\)", re.IGNORECASE)
 
 
 def _tests_several(text: str) -> bool:
     """ "(1) ...; (2) ..." or "... (for 1); ... (for 2)": tests of several hypotheses."""
-    return _inline_markers(text) >= 2 or len(set(_FOR_REF.findall(text))) >= 2
+    return _inline_markers(text) >= 2 or len(set(FOR_REF.findall(text))) >= 2
 
 
 def _inline_markers(text: str) -> int:
