@@ -98,11 +98,17 @@ def part_refs(text: str) -> frozenset[str]:
     if not _PART_HINT.search(text):
         return frozenset()
     refs = {next(g for g in m.groups() if g).lower() for m in _PART_REF.finditer(text)}
-    bare = [m for m in _BARE.finditer(text)]
+    bare = list(_BARE.finditer(text))
     letters = {m.group(1).lower() for m in bare}
     if len(letters) >= 2 or bare and bare[0].start() == 0 and bare[0].group(1) != "A":
         refs |= letters
     return frozenset(refs)
+
+
+def lead_letter(text: str) -> str:
+    """The bare part letter a text opens with ("A matmul = real" -> "a"), or ""."""
+    m = _BARE.match(text)
+    return m.group(1).lower() if m else ""
 
 
 def about_other_part(text: str, exercise_id: str) -> bool:

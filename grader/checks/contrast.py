@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import re
 
-from grader.checks.common import Sentence, iter_sentences, line_sentences, own_part, part_refs
+from grader.checks.common import (
+    Sentence,
+    iter_sentences,
+    lead_letter,
+    line_sentences,
+    own_part,
+    part_refs,
+)
 from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.language import has
 from grader.report.model import Report, TextLine
@@ -161,15 +168,11 @@ def _meaning_pieces(
     return out
 
 
-_LEAD_LETTER = re.compile(r"^\W*([ABC])\s")
-
-
 def _bare_lead(piece: str, sentence_refs: frozenset[str]) -> frozenset[str]:
     """The part a piece opens with by its bare letter, when the sentence names the parts that
     way ("A matmul = real" in "A matmul = real, B matmul = tiny")."""
-    m = _LEAD_LETTER.match(piece)
-    letter = m.group(1).lower() if m else ""
-    return frozenset(letter) if letter in sentence_refs else frozenset()
+    letter = lead_letter(piece)
+    return frozenset(letter) if letter and letter in sentence_refs else frozenset()
 
 
 # Words that point at the part being written ("here the top op is 240 launches").
