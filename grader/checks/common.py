@@ -41,6 +41,7 @@ _PART_HINT = re.compile(r"[ABC]|[Pp]art|[Tt]eil")
 # too in the same text, or when it is a "B" or "C" (never an article) opening the text.
 _BARE = re.compile(r"(?:^|[,;/|]|\bvs\.?|\band\b)\W*?\b([ABC])\s+(?=[\w(])")
 NOT_A_DIAGNOSIS = ("hypotheses", "experiments", "stretch")
+DEVICE_WORD = re.compile(r"\b(?:gpu|cuda|device)\b", re.IGNORECASE)
 
 
 class Sentence(NamedTuple):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from grader.checks.common import (
+    DEVICE_WORD,
     Sentence,
     iter_sentences,
     lead_letter,
@@ -37,7 +38,6 @@ def _close(x: float, target: float) -> bool:
     return abs(x - target) <= max(1.0, 0.1 * target)
 
 
-_DEVICE_WORD = re.compile(r"\b(?:gpu|cuda|device)\b", re.IGNORECASE)
 _MULTIPLE = re.compile(r"\bmore than|twice|double|\d\s*[x×]", re.IGNORECASE)
 # Where a contrast turns from one part to the other: "; whereas while but", a full stop, or a
 # comma before the other part's letter ("A matmul = real, B matmul = tiny").
@@ -80,7 +80,7 @@ def overhead_evidence(ctx: Context) -> Verdict:
         if many and _PER_CALL.search(s.text):
             return Verdict.yes(Evidence(s.line.number, s.text), "many tiny launches")
         has_loop = any(_close(n, ms) for n in nums for ms in host_ms)
-        has_device = any(_close(n, device_ms) for n in nums) or _DEVICE_WORD.search(s.text)
+        has_device = any(_close(n, device_ms) for n in nums) or DEVICE_WORD.search(s.text)
         versus = any(_close(n, device_ms) for n in nums) or _MULTIPLE.search(s.text)
         if has_loop and has_device and _COMPARE.search(s.text) and versus:
             return Verdict.yes(Evidence(s.line.number, s.text), "host time against device")

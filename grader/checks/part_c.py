@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from grader.analyzer.kinds import base_name
+from grader.checks.common import DEVICE_WORD
 from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.model import TextLine
 
@@ -21,7 +22,6 @@ def _facts(ctx: Context) -> tuple[str, float, str | None]:
 
 
 _CPU_SHARE = re.compile(r"%\s*(?:of\s+)?(?:the\s+|all\s+)?(?:cpu|host)\b", re.IGNORECASE)
-_DEVICE = re.compile(r"\b(?:cuda|gpu|device)\b", re.IGNORECASE)
 
 
 def _of_cpu_time(tl: TextLine) -> bool:
@@ -29,7 +29,7 @@ def _of_cpu_time(tl: TextLine) -> bool:
     the device."""
     if _CPU_SHARE.search(tl.text):
         return True
-    return tl.where == "top_cpu" and not _DEVICE.search(tl.text)
+    return tl.where == "top_cpu" and not DEVICE_WORD.search(tl.text)
 
 
 @check("copy-share-stated")
