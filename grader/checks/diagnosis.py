@@ -134,7 +134,8 @@ _UNDECIDED = re.compile(
 )
 
 
-_FINDINGS = ("workload", "hardware", "top_cuda", "top_cpu")
+_DESCRIBE = ("workload", "hardware")  # a Workload is a list of terms anyway
+_FINDINGS = ("top_cuda", "top_cpu")
 
 
 def _judges(text: str, expected: str) -> bool:
@@ -157,13 +158,13 @@ def _implied_by_experiment(ctx: Context) -> Verdict | None:
         return None
     if attention_proposal(ctx.report):
         return None
-    fields = [ctx.report.fields.get(k) for k in _FINDINGS]
-    said = [f.value for f in fields if f is not None]
-    said += [t.text for t in ctx.report.lines_in("body")]
-    if any(_judges(text, ctx.expected) for text in said):
+    found = [v.value for k in _FINDINGS if (v := ctx.report.fields.get(k)) is not None]
+    described = [v.value for k in _DESCRIBE if (v := ctx.report.fields.get(k)) is not None]
+    body = [t.text for t in ctx.report.lines_in("body")]
+    if any(_judges(text, ctx.expected) for text in [*described, *found, *body]):
         return None
-    if any(is_keyword_list(f.value) for f in fields[2:] if f is not None):
-        return None  # a finding given as a bare list of terms (a Workload is a list anyway)
+    if any(is_keyword_list(text) for text in found):
+        return None  # a finding given as a bare list of terms
     return Verdict.yes(
         Evidence(f.label_line, f.value),
         "implied by the next experiment, which goes after it first",
