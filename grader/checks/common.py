@@ -28,7 +28,7 @@ _PART_REF = re.compile(
     r"\b(?:[Pp]art(?:e|ie)?|[Tt]eil) ([ABCabc])\b"
     r"|\b(?:[Ii]n|[Ff]or|[Uu]nlike|[Vv]ersus|vs\.?|[Tt]han) ([ABC])\b"
     r"|\b([ABC])(?:'s|’s)\b|^\W*(?:\[[ xX]\]\s*)?([ABC])\s*(?:[:=,]|->|→|=>|[\u2014\u2013]|-\s)"
-    r"|\b([ABC]) (?:was|had|is|has|needs|needed)\b|(?:[,;(.]\s*)([ABC])\s*[:=]"
+    r"|\b([ABC]) (?:was|had|is|has|needs|needed)\b|(?:[,;(.\u2014\u2013]\s*|\s-\s)([ABC])\s*[:=]"
     # "A top = matmul doing real prefill math", "B top (matmul): tiny calls"
     r"|^\W*([ABC]) top\b(?! (?:op|kernel|row|entry|line|item|priority)s?\b)"
     # "A matmul = real math", "B bottleneck: launches"
@@ -116,6 +116,23 @@ def about_other_part(text: str, exercise_id: str) -> bool:
     """Does this text speak of another part of the course ("In A, ...", "Part A's ...")?"""
     mine = own_part(exercise_id)
     return mine is not None and bool(part_refs(text) - {mine})
+
+
+def own_share(text: str, exercise_id: str) -> str:
+    """What a text that sets the parts side by side says of this part: "A = copies problem,
+    B = too many launches" says "B = too many launches" of Part B; "" if nothing."""
+    mine = own_part(exercise_id)
+    if mine is None:
+        return ""
+    marks = [(m.start(), next(g for g in m.groups() if g).lower()) for m in _PART_REF.finditer(text)]
+    bare = list(_BARE.finditer(text))
+    if len({m.group(1) for m in bare}) >= 2:
+        marks += [(m.start(1), m.group(1).lower()) for m in bare]
+    marks.sort()
+    ends = [start for start, _ in marks[1:]] + [len(text)]
+    return " ".join(
+        text[start:end].strip(" ,;.") for (start, letter), end in zip(marks, ends) if letter == mine
+    ).strip()
 
 
 def co_occur(text: str, subject: str, judgement: str) -> bool:
@@ -279,6 +296,8 @@ def statements(report: Report, bottleneck: str, exercise_id: str) -> Iterator[Se
                 continue
             for piece in pieces:
                 if about_other_part(piece, exercise_id):
+                    piece = own_share(piece, exercise_id)
+                if not piece:
                     carried = False
                     continue
                 other = speaks_of_other(piece, bottleneck)
@@ -338,7 +357,9 @@ def _scan_claims(report: Report, exercise_id: str, expected: str | None) -> dict
         if expected is not None and retracted(s.text, expected):
             continue
         for piece in parts(s.text):
-            if not _CLAIM_WORDS.search(piece) or about_other_part(piece, exercise_id):
+            if about_other_part(piece, exercise_id):
+                piece = own_share(piece, exercise_id)
+            if not _CLAIM_WORDS.search(piece):
                 continue
             for bottleneck in CLASSES:
                 if bottleneck not in found and claims_class(piece, bottleneck):

@@ -57,7 +57,12 @@ _INLINE_ITEM = re.compile(
 )
 # Where one step may end and another begin, inside an item: "; ", "and also", ", and", " + "
 # and " and " (the last three only when a new verb follows: "dtype + device" is one thing).
-_HARD_STEP = re.compile(r"\s*;\s*|\s(?:and|&) also\s|,?\s(?:as well as|and additionally)\s")
+_HARD_STEP = re.compile(
+    r"\s*;\s*|\s(?:and|&) also\s|,?\s(?:as well as|and additionally)\s"
+    # a sentence that adds another: "... to find where aten::to gets called. Maybe also ..."
+    r"|[.!]\s+(?:(?:and|maybe|perhaps|i.d|i would|i.ll|i will|we could|could)\s+)?also\s",
+    re.IGNORECASE,
+)
 _SOFT_STEP = re.compile(r",\s(?:and\s)?(?:then\s)?|\s\+\s|\splus\s|\sand\s(?:then\s)?")
 # A step that only describes or predicts: "under the hood it fuses ...", "if latency barely
 # moves, overhead is confirmed", "expect an fp32 cast per layer".
@@ -69,7 +74,8 @@ _NOT_A_STEP = re.compile(
 # A method or means: "via torch.compile", "using CUDA graphs", "with reduce-overhead".
 _METHOD = re.compile(r"\s(?:via|using|through|with|by means of)\s.*$", re.IGNORECASE)
 _ALTERNATIVES = re.compile(
-    r"\beither\b.+\bor\b|\bor (?:try|use|maybe|perhaps|alternatively)\b|\balternatively\b"
+    r"\beither\b.+\bor\b|\bor (?:just |simply |even )?(?:try|use|maybe|perhaps|alternatively)\b"
+    r"|\balternatively\b"
     r"|\bwhichever (?:is|one|of|comes|works|you)\b|\bor else\b",
     re.IGNORECASE,
 )
@@ -82,6 +88,26 @@ _EXPECTED = re.compile(
     r"|to see|whether|which of)\b[^.;]*",
     re.IGNORECASE,
 )
+
+
+def _offers_alternatives(value: str) -> bool:
+    """Alternatives offered, unless each is a way to look, not a change: "set a breakpoint
+    on Tensor.to (or use with_stack=True)" is one probe, as probes together are one
+    experiment; "write a Triton kernel (or just try FlashAttention-3)" is two."""
+    for m in _ALTERNATIVES.finditer(value):
+        close = value.find(")", m.end())
+        if value.rfind("(", 0, m.start()) > value.rfind(")", 0, m.start()) and close > 0:
+            offered = value[m.start() : close]  # "(or use with_stack=True)"
+        else:
+            offered = value[m.start() :]
+        if changes_in(offered) or _opens_with_change(_OR_LEAD.sub("", offered)):
+            return True
+        if not has("test_probe", offered) and not has("locate", offered):
+            return True
+    return False
+
+
+_OR_LEAD = re.compile(r"^\W*(?:either|or|alternatively)\W+(?:just |simply |even )?", re.IGNORECASE)
 
 
 class Count(NamedTuple):
@@ -194,7 +220,7 @@ def count(f: Field) -> Count:
         return Count(0, "a list of terms, not an experiment")
     if not _has_method(f.value):
         return Count(0, "names no experiment: say what you would run, measure or change")
-    if _ALTERNATIVES.search(_EXPECTED.sub("", f.value)):
+    if _offers_alternatives(_EXPECTED.sub("", f.value)):
         return Count(2, "alternatives ('either ... or', 'whichever')")
     listed = items(f)
     if len(listed) >= 2:

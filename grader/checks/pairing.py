@@ -169,10 +169,26 @@ _NO_TEST = re.compile(
 )
 
 
+# A look at nothing in particular cannot confirm or reject a cause: "look at it more in
+# the profiler", "check the KV cache code", "run it again and see if the numbers are the
+# same" (the same run, nothing changed or looked for).
+_VAGUE = re.compile(
+    r"^\W*(?:\d[.)]\s*)?(?:just |simply )?(?:look|check|dig|investigate|inspect)\w*(?: at| into)?"
+    r" (?:it|this|that|them|the (?:[\w-]+ ){0,2}code)(?: (?:more|again|further|closer|deeper|"
+    r"in (?:the )?(?:profiler|trace|code)))*\W*$"
+    r"|^\W*(?:\d[.)]\s*)?(?:re-?)?(?:run|profile)\w* (?:it|this|the (?:model|run|same \w+)) again"
+    r"(?: and (?:see|check|compare) (?:if|whether) (?:the )?(?:numbers|times?|results?) "
+    r"(?:are|is|stay) (?:the )?(?:same|similar|stable))?\W*$",
+    re.IGNORECASE,
+)
+
+
 def is_test(text: str) -> bool:
     """An experiment: something done (logged, printed, hooked, traced, compared ...), said
-    in more than a couple of words."""
+    in more than a couple of words, that looks at something in particular."""
     if len(re.findall(r"[A-Za-z]{2,}", text)) < 3 or _NO_TEST.search(text[:60]):
+        return False
+    if _VAGUE.match(text.strip()):
         return False
     return bool(_test_probe().search(text) or _test_change().search(text) or _DECIDES.search(text))
 

@@ -103,6 +103,17 @@ def _clean(text: str) -> str:
 _GLYPH_BULLET = re.compile(r"^([ \t]*)[\u2022\u25e6\u25aa\u25cf](?=[ \t])", re.MULTILINE)
 
 
+# A label opening a line: "Experiments:", "**Top CPU / orchestration cost:** ...".
+_LABEL_LINE = re.compile(r"^(?:\*\*|__)?[A-Z][\w /&'’()?-]{0,40}(?:\*\*|__)?\s*:(?!:)")
+
+
+def _lazy_label(source: list[str], number: int, raw: str) -> bool:
+    """Is line ``number`` (1-based) of an item's paragraph a label written at the margin
+    (not indented under the item, as a wrapped line of it would be)?"""
+    here = source[number - 1] if 0 < number <= len(source) else ""
+    return here[:1] not in (" ", "\t", ">") and bool(_LABEL_LINE.match(raw))
+
+
 def parse_document(text: str) -> list[Line]:
     """Lines of the report in order, each with its markdown context.
 
@@ -111,6 +122,7 @@ def parse_document(text: str) -> list[Line]:
     if "\u2022" in text or "\u25e6" in text or "\u25aa" in text or "\u25cf" in text:
         text = _GLYPH_BULLET.sub(r"\1-", text)  # "• A: ..." pasted from a word processor
     tokens = parse_tokens(parser_for(text), text)
+    source = text.split("\n")
     lines: list[Line] = []
     list_stack: list[tuple[int, bool]] = []  # (list id, ordered)
     list_counter = 0
@@ -168,6 +180,12 @@ def parse_document(text: str) -> list[Line]:
             for i, part in enumerate(inline_text(tok.content).split("\n")):
                 if not part.strip():
                     continue
+                first = i == 0 and first_of_item
+                if kind == "item" and i and i < len(raw) and _lazy_label(source, start + i, raw[i]):
+                    # "Experiments:" at the margin right under the last bullet: markdown
+                    # carries it into that item; its writer began a new part
+                    block += 1
+                    kind, level, list_id, ordered, first = "paragraph", 0, 0, False, True
                 bold = _BOLD_LEAD.match(raw[i]) if i < len(raw) else None
                 lines.append(
                     Line(
@@ -176,7 +194,7 @@ def parse_document(text: str) -> list[Line]:
                         kind,
                         level,
                         block,
-                        i == 0 and first_of_item,
+                        first,
                         ordered,
                         list_id,
                         bold_lead=bold.group(2).strip() if bold else "",

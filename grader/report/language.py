@@ -115,6 +115,9 @@ _CONJUNCTION = re.compile(
     r"looks?)\b)"
     # a clause of its own: "a faster kernel can not help when the GPU is already waiting"
     r"|\b(?:when|because|since|whereas)\s+(?=(?:the|it|its|this|that|they|we|there|all|most)\b)"
+    # a coordinated clause with a subject of its own: "no attention op here and the GPU is
+    # idle anyway"
+    r"|\band\s+(?=the (?:gpu|device|cpu|host|kernels?|python loop) (?:is|are|was|sits?|waits?)\b)"
     r"|\s\+\s(?=[a-z])",  # "no attention in table + gpu idle anyway"
     re.IGNORECASE,
 )
@@ -316,6 +319,10 @@ _SENTENCE_WORD = re.compile(
     r"add|put|call|calls|called|should|must|need|needs|happen|happens|cast|casts|copied|moved)\b",
     re.IGNORECASE,
 )
+_PART_NAME = re.compile(r"\bpart [abc]\b", re.IGNORECASE)
+# "matmul add relu": Part B's ops by name, not the verb "add"
+_OP_RUN = re.compile(r"\b(?:matmul|add|relu)(?:\W+(?:matmul|add|relu)\b)+", re.IGNORECASE)
+_CALL_COUNT = re.compile(r"\b\d+\s*(?:calls|launches)\b", re.IGNORECASE)  # a count, not "who calls"
 _OP_TO = re.compile(r"(?<=copy_)\s*(?:\+|and|/|&)?\s*to\b|(?<=copy)\s*(?:\+|/|&)\s*to\b", re.I)
 _MEASURE = re.compile(r"\d\s?(?:ms|us|µs|μs|s|%|gib|gb|mib|mb)\b", re.IGNORECASE)
 
@@ -332,8 +339,9 @@ def _term_run(text: str) -> bool:
         return (
             n >= 5 and n >= 0.7 * len(words) and not _CLAUSE_MARK.search(chunk) and _term_run(chunk)
         )
-    # ".to()" and "copy_ to" name an op, not the word "to"
-    plain = " ".join(w for w in _OP_TO.sub(" ", text).split() if w.isalpha())
+    # ".to()" and "copy_ to" name an op, not the word "to"; "part A" a part, not "a"
+    bare = _PART_NAME.sub(" ", _OP_TO.sub(" ", _CALL_COUNT.sub(" ", _OP_RUN.sub(" ops ", text))))
+    plain = " ".join(w for w in bare.split() if w.isalpha())
     if _GRAMMAR.search(plain):
         return False
     if len(words) >= 12 and sum(has(c, text) for c in _TERM_CONCEPTS) >= 4:
@@ -343,7 +351,8 @@ def _term_run(text: str) -> bool:
     if len(_MEASURE.findall(text)) >= max(1, len(words) // 5) or _SENTENCE_WORD.search(plain):
         return False  # a terse value reads something off the table, or says something
     ideas = sum(has(c, text) for c in _SHORT_RUN_CONCEPTS) + bool(_CLASS_WORD.search(text))
-    return ideas >= 3
+    # "torch.compile CUDA graphs batching fuse MMA tensor cores": tools side by side
+    return ideas >= 3 or sum(bool(p.search(text)) for p in change_kinds().values()) >= 3
 
 
 def strip_asides(text: str) -> str:
