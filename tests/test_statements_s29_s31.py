@@ -181,3 +181,198 @@ def test_fused_attention_reasons_in_more_words(attention: str, passed: bool) -> 
 )
 def test_terms_side_by_side_are_a_list(text: str, listed: bool) -> None:
     assert is_keyword_list(text) is listed
+
+
+@pytest.mark.parametrize(
+    ("criterion", "slots", "passed"),
+    [
+        # contractions typed without their apostrophe
+        (
+            "diagnosis-matches",
+            {
+                "diagnosis": "copy_ + to = ~35ms of data movement, thats a lot for batch 1, "
+                "shouldnt be needed.",
+                "next": "",
+            },
+            True,
+        ),
+        (
+            "not-yet-with-reason",
+            {
+                "not_yet": "Wouldnt optimize: aten::slice. 436 calls looks scary but its 1.4ms "
+                "CUDA total, nothing to win there."
+            },
+            True,
+        ),
+        # what the copies are said to be, in the learner's words
+        (
+            "diagnosis-matches",
+            {"diagnosis": "copy_ + to are 5.6 GiB of movement nobody asked for.", "next": ""},
+            True,
+        ),
+        (
+            "separates-math-from-movement",
+            {"diagnosis": "copy_+to are 35 ms of pure movement right behind it."},
+            True,
+        ),
+        # a clause that leaves its predicate out: "the movement isn't [expected]"
+        (
+            "diagnosis-matches",
+            {"diagnosis": "The math is expected; the movement isn't.", "next": ""},
+            True,
+        ),
+        (
+            "diagnosis-matches",
+            {"diagnosis": "The math is expected; the movement is too.", "next": ""},
+            False,
+        ),
+        # reasons in more words
+        (
+            "not-yet-with-reason",
+            {
+                "not_yet": "Not yet: tuning the matmul; it's the real math "
+                "and the movement isn't understood yet."
+            },
+            True,
+        ),
+        (
+            "not-yet-with-reason",
+            {"not_yet": "Not yet: attention, b/c its already flash attention"},
+            True,
+        ),
+        ("not-yet-with-reason", {"not_yet": "Not yet: attention."}, False),
+    ],
+)
+def test_part_a_statements_in_learners_words(
+    criterion: str, slots: dict[str, str], passed: bool
+) -> None:
+    assert grade("partA", **slots)[criterion] is passed, slots
+
+
+def test_the_first_token_coming_out_later_is_latency() -> None:
+    text = LAZY_A.split("Top CPU")[0] + (
+        "Top CPU / orchestration cost: tokenizer.encode 22 ms on CPU, none on GPU, but it "
+        "still makes the first token come out later.\n"
+    )
+    assert _grade_text(text, "partA")["tokenizer-outside-gpu"]
+    # the same sentence with the latency half left out
+    cut = text.replace(", but it still makes the first token come out later", "")
+    assert not _grade_text(cut, "partA")["tokenizer-outside-gpu"]
+
+
+PART_B = """Workload: batch 1, prompt 32, decode 128, tiny hidden
+Hardware: L4
+Top CUDA time: matmul 6.1 ms, add 4.8 ms, relu 4.1 ms over 240 calls each
+Top CPU / orchestration cost: Python decode loop 38 ms. {diagnosis}
+Next experiment: capture the decode step in a CUDA graph and compare the time per token.
+"""
+
+
+@pytest.mark.parametrize(
+    ("diagnosis", "passed"),
+    [
+        # another class named as the limit in words
+        (
+            "The GPU is still busy doing the matmul/add/relu work, so the math is what limits it.",
+            False,
+        ),
+        # host-bound is criteria.md's class of host work outside the loop
+        ("That is host-side work, same idea as the tokenizer in part A: host-bound.", False),
+        ("The GPU idles between launches: launch/host bound.", True),
+    ],
+)
+def test_part_b_claims(diagnosis: str, passed: bool) -> None:
+    text = PART_B.format(diagnosis=diagnosis)
+    assert _grade_text(text, "partB")["diagnosis-matches"] is passed, diagnosis
+
+
+PART_C = """Workload: Llama 7B decode, bs 1
+Hardware: L4
+Top CUDA time: aten::copy_ 61% of CUDA time{top}
+Top CPU / orchestration cost: python loop
+Next experiment: {next}
+"""
+
+
+@pytest.mark.parametrize(
+    ("top", "next_", "criterion", "passed"),
+    [
+        (
+            " - that's just KV-cache appends.",
+            "keep the cache in bf16 on the GPU",
+            "diagnosis-matches",
+            False,
+        ),
+        (
+            " - these are attention intermediates, i.e. attention is the real cost.",
+            "find who calls copy_ and check the dtype",
+            "diagnosis-matches",
+            False,
+        ),
+        (
+            "",
+            "make sure the KV cache stays on the GPU instead of being copied over from the CPU "
+            "each step",
+            "one-next-experiment",
+            True,
+        ),
+        (
+            "",
+            "make sure the KV cache stays on the GPU instead of being copied over from the CPU "
+            "each step",
+            "next-experiment-targets-bottleneck",
+            True,
+        ),
+    ],
+)
+def test_part_c_statements(top: str, next_: str, criterion: str, passed: bool) -> None:
+    text = PART_C.format(top=top, next=next_)
+    assert _grade_text(text, "partC")[criterion] is passed
+
+
+@pytest.mark.parametrize(
+    ("value", "n"),
+    [
+        # the fix acts on what the probe looked at: one experiment
+        (
+            "find the to()/copy_ that moves the KV cache between devices or dtypes each step "
+            "(with_stack) and keep the cache on GPU in bf16",
+            1,
+        ),
+        (
+            "look for fp32 tensors (kv cache, rope) getting cast to bf16 each step and keep "
+            "everything bf16 on device from the start",
+            1,
+        ),
+        # a fix of something the probe never looked at is a second experiment
+        (
+            "profile with with_stack=True to find who calls aten::to, and allocate the KV cache "
+            "in bf16",
+            2,
+        ),
+    ],
+)
+def test_a_fix_of_what_the_probe_looks_at(value: str, n: int) -> None:
+    assert _next(value) == n
+
+
+@pytest.mark.parametrize(
+    ("lead", "part"),
+    [
+        ("**Q1 – why are copy_ and to there?**", "hypotheses"),
+        ("**Q2 – experiments**", "experiments"),
+        ("**Q3 – what I would not optimize yet**", "not_yet"),
+    ],
+)
+def test_numbered_questions_lead_their_parts(lead: str, part: str) -> None:
+    from grader.report.sections import section_of
+
+    found = section_of(lead)
+    assert found is not None and found[0] == part
+
+
+def test_an_attention_kernel_called_wrong_is_not_proposed() -> None:
+    text = TERSE_B.format(
+        bottleneck="A: copies. B: launches", attention="fused attention wrong, overhead"
+    )
+    assert _grade_text(text, "partB")["no-premature-attention-kernel"]

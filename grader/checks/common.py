@@ -124,14 +124,25 @@ def own_share(text: str, exercise_id: str) -> str:
     mine = own_part(exercise_id)
     if mine is None:
         return ""
-    marks = [(m.start(), next(g for g in m.groups() if g).lower()) for m in _PART_REF.finditer(text)]
+    marks = [
+        (m.start(), next(g for g in m.groups() if g).lower()) for m in _PART_REF.finditer(text)
+    ]
     bare = list(_BARE.finditer(text))
-    if len({m.group(1) for m in bare}) >= 2:
+    if (
+        len({m.group(1) for m in bare}) >= 2
+        or bare
+        and bare[0].start() == 0
+        and bare[0].group(1) != "A"
+    ):
         marks += [(m.start(1), m.group(1).lower()) for m in bare]
+    if not marks:
+        return ""
     marks.sort()
     ends = [start for start, _ in marks[1:]] + [len(text)]
     return " ".join(
-        text[start:end].strip(" ,;.") for (start, letter), end in zip(marks, ends) if letter == mine
+        text[start:end].strip(" ,;.")
+        for (start, letter), end in zip(marks, ends, strict=True)
+        if letter == mine
     ).strip()
 
 
@@ -234,6 +245,7 @@ def speaks_of_other(text: str, bottleneck: str) -> bool:
 
 _CLAIM_WORDS = Pattern(
     "bound|bottleneck|dominat|problem|limit|issue|matter|heavy|important|most|mainly|largely|busy"
+    "|(?:real|main|actual|true|biggest) cost"
 )
 # "In a compute-bound prefill it might help", "if it were compute-bound": a claim about
 # another run, not this one.
@@ -294,12 +306,13 @@ def statements(report: Report, bottleneck: str, exercise_id: str) -> Iterator[Se
             if any(claims_class(p, c) for p in pieces[1:] for c in others):
                 carried = False
                 continue
-            for piece in pieces:
+            for i, piece in enumerate(pieces):
                 if about_other_part(piece, exercise_id):
                     piece = own_share(piece, exercise_id)
                 if not piece:
                     carried = False
                     continue
+                piece = elided(piece, pieces[i - 1] if i else "")
                 other = speaks_of_other(piece, bottleneck)
                 led = bool(_PRONOUN_LED.match(piece))  # "that is overhead I'd want gone"
                 speaks_of_it = carried and (led or (not other and carries_subject(piece)))
@@ -314,6 +327,23 @@ def statements(report: Report, bottleneck: str, exercise_id: str) -> Iterator[Se
                     carried = True
                 elif other:
                     carried = False
+
+
+# "The math is expected; the movement isn't.": the second clause leaves out the word the
+# first one ends on.
+_BARE_NEGATION = re.compile(
+    r"^\W*(?:(?:but|whereas|while)\s+)?[\w_+/ ]{1,40}?\s(?:isn.?t|is not|aren.?t|are not)\W*$",
+    re.IGNORECASE,
+)
+_LAST_PREDICATE = re.compile(r"\b(?:is|are)\s+(\w+)\W*$", re.IGNORECASE)
+
+
+def elided(piece: str, before: str) -> str:
+    """A clause with its predicate left out, given it back from the clause before."""
+    if not _BARE_NEGATION.match(piece):
+        return piece
+    m = _LAST_PREDICATE.search(before)
+    return f"{piece.rstrip(' .!')} {m.group(1)}" if m else piece
 
 
 _TURN = Pattern(r"\b(?:but|however|actually|in fact|rather|instead)\b")

@@ -267,6 +267,7 @@ def _probe_before_change(steps: list[str]) -> bool:
     after a change is its measurement ("cast the cache to bf16 and re-profile")."""
     seen_probe = False
     previous = ""
+    probed: set[str] = set()  # what the probes look at ("the to() that moves the KV cache")
     for step in steps:
         if _changes(step):
             # "... then keep that tensor on the GPU": a fix of what the probe finds is
@@ -276,18 +277,36 @@ def _probe_before_change(steps: list[str]) -> bool:
             # the step before it
             heads = [" ".join(c.split()[:8]) for c in re.split(r"(?<=[.!?])\s+", step)]
             heads.append(" ".join(previous.split()[-3:]))
-            follows = any(_FOLLOWS_UP.search(h) for h in heads) and not _ADDED.search(step)
+            # "... and keep the cache on GPU in bf16": the fix acts on what was looked at
+            same = bool(probed & _objects(heads[0]))
+            follows = (same or any(_FOLLOWS_UP.search(h) for h in heads)) and not _ADDED.search(
+                step
+            )
             return seen_probe and not follows
         if has("test_probe", step):
             seen_probe = True
+            probed |= _objects(step)
         previous = step
     return False
+
+
+_OBJECT = re.compile(
+    r"\b(cache|mask|inputs?|ids|logits|weights|tensors?|buffers?|rope|activations?|"
+    r"positions?|embeddings?)\b",
+    re.IGNORECASE,
+)
+
+
+def _objects(text: str) -> set[str]:
+    """The tensors a step speaks of, singular: {"cache", "mask"}."""
+    return {m.group(1).lower().rstrip("s") for m in _OBJECT.finditer(text)}
 
 
 _FOLLOWS_UP = re.compile(
     r"\b(?:that|those|the|this) (?:[\w↔/-]+ ){0,3}?(?:tensor|tensors|one|ones|culprit|"
     r"offender|call|calls|line|lines|source|op|ops|buffer|code|cast|casts|copy|copies|"
-    r"transfer|transfers|conversion|round-?trips?)\b|\b(?:it|them|whatever|wherever|anything|instead)\b|\boffending\b|"
+    r"transfer|transfers|conversion|round-?trips?)\b|\b(?:it|them|whatever|wherever|anything|"
+    r"everything|instead)\b|\boffending\b|"
     r"\bfound\b|\bif (?:yes|so|it is|they are|that.s|true|confirmed|it does|they do)\b",
     re.IGNORECASE,
 )

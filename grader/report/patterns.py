@@ -19,6 +19,15 @@ from functools import lru_cache
 from grader.report.inflect import expand
 
 BOUNDARY = "\\b"
+# "isn.t", "don.t", "wouldn.t" in a lexicon expression: a contraction whose apostrophe
+# may be any character, or (as learners type) none.
+_CONTRACTION = re.compile(r"(?:(?<=[a-z])|(?<=[a-z)]\(\?:))n\.t(?![a-z*+?{])")  # "should(?:n.t"
+
+
+def source_of(expression: str) -> str:
+    """A lexicon expression as it is compiled: ``lemma~`` inflected, and each contraction
+    also without its apostrophe ("isn.t" matches "isnt", as learners type)."""
+    return _CONTRACTION.sub("n.?t", expand(expression))
 
 
 def alternatives(source: str) -> list[str]:
@@ -94,8 +103,8 @@ class Pattern:
 
     @classmethod
     def of(cls, patterns: list[str]) -> Pattern:
-        """The alternation of a lexicon entry's expressions, ``lemma~`` inflected."""
-        return cls(hoist_boundary([expand(p) for p in patterns]))
+        """The alternation of a lexicon entry's expressions (``source_of`` each)."""
+        return cls(hoist_boundary([source_of(p) for p in patterns]))
 
     def _pick(self, text: str) -> tuple[re.Pattern[str], str]:
         low = _lower(text)

@@ -15,9 +15,8 @@ from functools import cache
 from typing import NamedTuple
 
 from grader.report.document import Line
-from grader.report.inflect import expand
 from grader.report.language import _raw
-from grader.report.patterns import Pattern, hoist_boundary
+from grader.report.patterns import Pattern, hoist_boundary, source_of
 
 _LEAD = re.compile(r"^[\w*_`'’ /&+-]{1,40}?:\s")
 # A unit's label: H1, Hyp. 2, E1, (a), (ii), a), 2.
@@ -35,7 +34,7 @@ TIME_STAMP = r"\[?\d{1,2}:\d{2}(?::\d{2})?\]?"
 BRACKET_TAG = r"\[[^\]\n]{1,12}\]"
 _DECOR = re.compile(
     r"^(?:[\s*_`#>\u2014\u2013-]|\[[ xX]\]|(?:[A-Z]|\d{1,2}[a-z]?)[.)]\s"
-    rf"|{TIME_STAMP}(?=[\s*_\]])|{BRACKET_TAG}(?=\s)|Q\d{{0,2}}\s*[:.)]\s)+"
+    rf"|{TIME_STAMP}(?=[\s*_\]])|{BRACKET_TAG}(?=\s)|Q\d{{0,2}}\s*(?:[:.)]|\s[\u2014\u2013-])\s)+"
 )
 _ARROW = re.compile(r"^\s*(?:->|→|=>)")
 _LAZY_LABELS = ("not_yet", "stretch", "contrast")
@@ -99,7 +98,7 @@ def _section_leads() -> Pattern:
     were tried in turn."""
     return Pattern(
         "|".join(
-            f"(?P<{name}>{hoist_boundary([expand(p) for p in pats])})"
+            f"(?P<{name}>{hoist_boundary([source_of(p) for p in pats])})"
             for name, pats in _raw()["sections"].items()
         )
     )
