@@ -10,15 +10,20 @@ from markdown_it import MarkdownIt
 
 from grader.report.document import _clean, _parser, inline_text, parse_document, parser_for
 
-FULL = MarkdownIt("commonmark", {"html": False}).enable("table")
+FULL = MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
 FULL.disable(["html_block", "html_inline", "reference", "autolink", "image", "entity"])
 
 
 def _full_text(content: str) -> list[str]:
     tokens = FULL.parseInline(content)
     out = []
+    struck = 0  # ~~struck-out text~~ is withdrawn by its writer: not read
     for child in tokens[0].children or []:
-        if child.type == "text":
+        if child.type in ("s_open", "s_close"):
+            struck += 1 if child.type == "s_open" else -1
+        elif struck and child.type not in ("softbreak", "hardbreak"):
+            continue
+        elif child.type == "text":
             out.append(child.content)
         elif child.type == "code_inline":
             out.append(f"`{child.content}`")
@@ -62,6 +67,11 @@ PIECES = st.sampled_from(
 @given(st.lists(PIECES, max_size=20).map("".join))
 def test_inline_text_equals_a_full_parse(content):
     assert [_clean(p) for p in inline_text(content).split("\n")] == _full_text(content)
+
+
+def test_struck_out_text_is_not_read():
+    lines = parse_document("Next experiment: ~~try FlashAttention-3~~ find who calls aten::to\n")
+    assert [ln.text for ln in lines] == ["Next experiment: find who calls aten::to"]
 
 
 def test_markup_is_removed_code_spans_kept_and_plain_lines_kept():

@@ -208,11 +208,41 @@ def _commits_to_none(report: Report) -> Sentence | None:
     for s in diagnosis_sentences(report):
         if part_refs(s.text):
             continue  # "A was movement-bound, B is overhead-bound"
-        if has("no_commitment", s.text):
+        if has("no_commitment", s.text) or len(_classes_run_together(s.text)) >= 2:
             return s
         if sum(claims_class(s.text, c) for c in CLASSES) >= 2:
             return s
     return None
+
+
+# Classes named side by side before one "bound": "math and movement and memory bound",
+# "compute/overhead-bound".  "launch/host bound" names one class in two words.
+_CLASS_RUN = re.compile(
+    r"\b((?:[a-z]+\s*(?:/|,|\+|&|\band\b|\bor\b)\s*)+[a-z]+)[- ]bound\b", re.IGNORECASE
+)
+_CLASS_OF_WORD = {
+    "movement": "movement",
+    "memory": "movement",
+    "bandwidth": "movement",
+    "copy": "movement",
+    "transfer": "movement",
+    "compute": "compute",
+    "math": "compute",
+    "gemm": "compute",
+    "overhead": "overhead",
+    "launch": "overhead",
+    "cpu": "overhead",
+    "host": "overhead",
+    "python": "overhead",
+}
+
+
+def _classes_run_together(text: str) -> set[str]:
+    found: set[str] = set()
+    for m in _CLASS_RUN.finditer(text):
+        words = re.findall(r"[a-z]+", m.group(1).lower())
+        found |= {_CLASS_OF_WORD[w] for w in words if w in _CLASS_OF_WORD}
+    return found
 
 
 @check("separates-math-from-movement")

@@ -34,7 +34,7 @@ class Line(NamedTuple):
 def _parser(skipped: frozenset[str] = frozenset()) -> Any:
     from markdown_it import MarkdownIt
 
-    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    md = MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
     # Rules whose output a report never needs (raw HTML, link references, entities, images)
     # cost a fifth of the parse.  Inline markup is parsed per line by ``inline_text``, and
     # only where there is some: most of a report's lines are plain prose.
@@ -68,7 +68,7 @@ def parser_for(text: str) -> Any:
 # spans, emphasis, links); text without them parses to itself, line breaks aside.  A run of
 # underscores right after a letter or digit ("copy_", "key_averages") can never open
 # emphasis in CommonMark, so only a run after anything else counts.
-_MARKUP = re.compile(r"[\\`*\[]|_(?<!\w_)")
+_MARKUP = re.compile(r"[\\`*\[]|_(?<!\w_)|~~")
 
 
 def inline_text(content: str) -> str:
@@ -77,8 +77,13 @@ def inline_text(content: str) -> str:
         return content
     md = _parser()
     out: list[str] = []
+    struck = 0  # inside ~~struck-out text~~: withdrawn by its writer, not said
     for child in md.inline.parse(content, md, {}, []):
-        if child.type in ("text", "text_special"):
+        if child.type in ("s_open", "s_close"):
+            struck += 1 if child.type == "s_open" else -1
+        elif struck > 0 and child.type != "softbreak" and child.type != "hardbreak":
+            continue
+        elif child.type in ("text", "text_special"):
             out.append(child.content)
         elif child.type == "code_inline":
             out.append(f"`{child.content}`")  # a quoted name stays quoted

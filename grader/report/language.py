@@ -101,6 +101,7 @@ _SENTENCE = re.compile(
     r"|\n+"
 )
 _CLAUSE = re.compile(
+    r"(?-i:(?<=[a-z0-9)][.!?])\s+(?=[A-Z]))|"  # a sentence's end ends its clauses too
     r"[;:()\[\]\u2014\u2013]|,\s|\s-\s|\s->\s|→|"
     r"\b(?:but|whereas|while|although|though|so|because|since|and then|which)\b",
     re.IGNORECASE,
@@ -109,10 +110,15 @@ _CLAUSE = re.compile(
 
 # "and"/"or" starting a new predicate ("and probably should", "and is"); a plain "and"
 # keeps a negation's scope: "do not swap in FlashAttention-3 or xformers".
+_TRAILING_CONJUNCTION = re.compile(r"\b(?:and|or|but)\s+$", re.IGNORECASE)
+_PREDICATE = re.compile(
+    r"(?:should|must|may|might|could|would|will|can|is|are|was|were|does|do)(?:n[\x27\u2019]?t)?\b",
+    re.IGNORECASE,
+)
 _CONJUNCTION = re.compile(
     r"\b(?:and|or|but)\s+(?=(?:probably|maybe|likely|possibly|clearly|certainly|definitely|so|"
     r"then|thus|therefore|should|must|may|might|could|would|will|can|is|are|was|were|seems?|"
-    r"looks?)\b)"
+    r"looks?)(?:n[\x27\u2019]?t)?\b)"
     # a clause of its own: "a faster kernel can not help when the GPU is already waiting"
     r"|\b(?:when|because|since|whereas)\s+(?=(?:the|it|its|this|that|they|we|there|all|most)\b)"
     # a coordinated clause with a subject of its own: "no attention op here and the GPU is
@@ -213,6 +219,8 @@ def negated(text: str, start: int, end: int, window: int = 8, after: bool = True
     # "not model math and probably should not be there": a cue before a conjunction that
     # opens a new predicate belongs to the phrase it stands in, not to the one after it.
     before = _CONJUNCTION.split(before)[-1]
+    if _TRAILING_CONJUNCTION.search(before) and _PREDICATE.match(text, start):
+        before = ""  # "... is not free and shouldn't need to happen": the match opens a predicate
     # "bytes that never touch a tensor core is the suspicious part": a cue inside a relative
     # clause of the subject does not reach past the main verb
     relative = _RELATIVE.search(before)
@@ -311,7 +319,7 @@ _TERM_CONCEPTS = ("movement", "dtype_or_device", "attention_kernel", "locate", "
 # measurement off the table: a terse but real value says what it measured ("tokenizer.encode
 # 22 ms CPU, 0 ms CUDA").
 _SHORT_RUN_CONCEPTS = (*_TERM_CONCEPTS, "launch_overhead", "tokenizer")
-_CLASS_WORD = re.compile(r"\b\w+-bound\b", re.IGNORECASE)
+_CLASS_WORD = re.compile(r"\b\w+[- ]bound\b", re.IGNORECASE)
 # Words that make a short run a sentence ("find where fp32 tensors get copied into bf16").
 _SENTENCE_WORD = re.compile(
     r"\b(?:where|when|who|what|how|why|get|gets|into|onto|using|via|each|every|after|before|"

@@ -23,7 +23,8 @@ _LEAD = re.compile(r"^[\w*_`'’ /&+-]{1,40}?:\s")
 _MARKER = re.compile(
     r"^\s*(?:\(?(?:h|hyp(?:othesis)?\.?\s*|(?:e|exp(?:eriment)?\.?|test)\s*(?:for\s+)?h?)\s*(\d)\)?\b"
     r"|\((i{1,3}|iv|vi{0,3}|[a-h1-9])\)|(i{1,3}|iv|[a-h1-9])[.)]\s|\d{1,2}([a-h])[.)]?\s"
-    r"|(?:hyp(?:othesis)?|test|exp(?:eriment)?)\.?\s+([a-d])\b(?=\s*[:.)\u2014\u2013-]))",
+    r"|(?:hyp(?:othesis)?|test|exp(?:eriment)?)\.?\s+([a-d])\b(?=\s*[:.)\u2014\u2013-])"
+    r"|(?:r|req-?)\d{1,2}\.(\d{1,2})[.):]?\s)",  # "R1.2 host<->device traffic: ..."
     re.IGNORECASE,
 )
 # Decoration before a lead: markdown marks, a checkbox ("- [ ] Not yet:"), or an enumerator
@@ -34,6 +35,8 @@ TIME_STAMP = r"\[?\d{1,2}:\d{2}(?::\d{2})?\]?"
 BRACKET_TAG = r"\[[^\]\n]{1,12}\]"
 _DECOR = re.compile(
     r"^(?:[\s*_`#>\u2014\u2013-]|\[[ xX]\]|(?:[A-Z]|\d{1,2}[a-z]?)[.)]\s"
+    # requirement-style numbers: "R1. Hypotheses", "R2 Experiments", "REQ-3: ..."
+    r"|(?:R|REQ-?)\d{1,2}(?:\.\d{1,2})*[.:)]?\s"
     rf"|{TIME_STAMP}(?=[\s*_\]])|{BRACKET_TAG}(?=\s)|Q\d{{0,2}}\s*(?:[:.)]|\s[\u2014\u2013-])\s)+"
 )
 _ARROW = re.compile(r"^\s*(?:->|→|=>)")
@@ -191,6 +194,7 @@ def find_sections(lines: list[Line], field_lines: set[tuple[int, int]]) -> dict[
             and (inside == "hypotheses" or line.block in marked_blocks)
             and (not line.first or _ARROW.match(line.text) or _nested(line))
             and not _tests_several(found[1])
+            and found[1]  # a lead alone ("R2. Experiments") heads a part of its own
         ):
             found = None  # "-> check: ..." under a hypothesis is that hypothesis's test
             # (but "Experiments: (1) ...; (2) ..." right under the list tests them all)
