@@ -277,7 +277,7 @@ Next experiment: capture the decode step in a CUDA graph and compare the time pe
             False,
         ),
         # host-bound is criteria.md's class of host work outside the loop
-        ("That is host-side work, same idea as the tokenizer in part A: host-bound.", False),
+        ("That is host-side work, like the tokenizer: host-bound.", False),
         ("The GPU idles between launches: launch/host bound.", True),
     ],
 )

@@ -25,7 +25,7 @@ from grader.report.patterns import Pattern
 # A reference to a part of the course: "Part A", "In A,", "A's", "A:" (the bare letter only
 # in capitals, so the article "A fused kernel" is not read as Part A).
 _PART_REF = re.compile(
-    r"\b(?:[Pp]art(?:e|ie)?|[Tt]eil) ([ABCabc])\b"
+    r"\b(?:[Pp]art(?:e|ie)?|[Tt]eil|REQ-|[Rr]eq-) ?([ABCabc])\b"
     r"|\b(?:[Ii]n|[Ff]or|[Uu]nlike|[Vv]ersus|vs\.?|[Tt]han) ([ABC])\b"
     r"|\b([ABC])(?:'s|’s)\b|^\W*(?:\[[ xX]\]\s*)?([ABC])\s*(?:[:=,]|->|→|=>|[\u2014\u2013]|-\s)"
     r"|\b([ABC]) (?:was|had|is|has|needs|needed)\b|(?:[,;(.\u2014\u2013]\s*|\s-\s)([ABC])\s*[:=]"

@@ -42,7 +42,7 @@ _MULTIPLE = re.compile(r"\bmore than|twice|double|\d\s*[x×]", re.IGNORECASE)
 # Where a contrast turns from one part to the other: "; whereas while but", a full stop, or a
 # comma before the other part's letter ("A matmul = real, B matmul = tiny").
 _TURN_OR_STOP = re.compile(
-    r";|\bwhereas\b|\bwhile\b|\bbut\b|(?<=\.)\s|,\s*(?=(?:[Pp]art |[Ii]n )?[ABC](?:'s|’s|:)?\s)"
+    r";|\bwhereas\b|\bwhile\b|\bbut\b|(?<=\.)\s|,\s*(?=(?:[Ii]n )?(?:[Pp]art )?[ABC](?:'s|’s|:)?\s)"
 )
 
 

@@ -393,8 +393,8 @@ def _is_test_unit(unit: Unit) -> bool:
     # "First, a dtype mismatch: ... Second, ... Both are tested by the logging run: for the
     # first ...": hypotheses given in order, their test after them, is not a test alone
     first = _NEXT_SENTENCE.split(unit.text, maxsplit=1)[0]
-    if _ORDINAL_LEAD.match(first) and cause_of(first):
-        return False
+    if (_ORDINAL_LEAD.match(first) or CONTINUES["hypotheses"].match(first)) and cause_of(first):
+        return False  # "My second guess is a host/device hop: ... To separate them: ..."
     return len(references(unit.text)) >= 2 and is_test(unit.text)
 
 

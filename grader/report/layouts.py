@@ -23,8 +23,9 @@ from grader.report.fields import match_label
 from grader.report.language import sentences
 
 MIN_LABELS = 2
-# A label opening the text or a sentence: a capital, a few words, a colon.
-_LABEL_AT = re.compile(r"(?:^|(?<=[.;!?)]\s))([A-Z][\w /&'’-]{0,40}?)\s*:\s")
+# A label opening the text or a sentence, or after a bar or dot that sets fields apart
+# ("Workload: bs 1 · Hardware: L4 · ...", "... | Hardware: L4 | ...").
+_LABEL_AT = re.compile(r"(?:^|(?<=[.;!?)|\u00b7\u2022]\s))([A-Z][\w /&'’-]{0,40}?)\s*:\s")
 
 
 def _field_label(label: str) -> bool:
@@ -86,7 +87,7 @@ def split_dense(lines: list[Line]) -> list[Line]:
         if cuts[0] != 0:
             cuts.insert(0, 0)
         for start, end in zip(cuts, [*cuts[1:], len(line.text)], strict=True):
-            piece = line.text[start:end].strip()
+            piece = line.text[start:end].strip(" |\u00b7\u2022")
             label = _LABEL_AT.match(piece)
             parts = [piece] if label and _field_label(label.group(1)) else list(sentences(piece))
             for part in parts:

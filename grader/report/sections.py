@@ -131,6 +131,8 @@ def opens_part(text: str) -> bool:
     found = section_of(text)
     if found is None:
         return False
+    if found[0] == "not_yet" and text[:1].isupper():
+        return True  # a line of its own: "Leave attention alone; it's already the fast kind."
     return (not found[1] and len(text.split()) <= 6) or bool(_LEAD.match(text))
 
 
