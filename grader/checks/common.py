@@ -186,9 +186,15 @@ def diagnosis_kind(text: str, bottleneck: str, carried: bool = False) -> str | N
     if not carried and not names(subject, text):
         return None
     for kind, pattern in kinds.items():
-        if next(unnegated(pattern, text), None) is not None:
+        if any(not _asked(text, m) for m in unnegated(pattern, text)):
             return kind
     return None
+
+
+def _asked(text: str, m: re.Match[str]) -> bool:
+    """A judgement followed by a question mark ("movement-bound?? copy_ to ...") is asked;
+    asking why ("just moving data - why??") is the judgement itself."""
+    return "?" not in m.group(0) and text[m.end() : m.end() + 2].lstrip().startswith("?")
 
 
 _WHY_ASKED = re.compile(r"[\u2014\u2013:(-]\s*why\s*\?+\)?\s*$", re.IGNORECASE)
@@ -267,6 +273,8 @@ def claims_class(text: str, bottleneck: str) -> bool:
     if text.rstrip().endswith("?") or not _CLAIM_WORDS.search(text):
         return False
     for m in unnegated(claim(bottleneck), text):
+        if _asked(text, m):
+            continue  # "movement-bound?? copy_ to ...": asked, not claimed
         before = text[max(0, m.start() - 60) : m.start()]
         if not _HYPOTHETICAL.search(re.split(r"[.;!?]", before)[-1]):
             return True

@@ -51,6 +51,7 @@ _REF = re.compile(
     r"|\((i{1,3}|iv|[a-d1-9])\)|\b(?:hyp(?:othesis)?|test|exp(?:eriment)?)\.?\s+([a-d])\b(?=\s*[:.)\u2014\u2013-])"
     r"|\bthe (first|second|third) (?:one|hypothesis|theory|guess|cause|suspect)\b"
     r"|\bfor the (first|second|third)\b(?! (?:time|step|token|run|layer|call))"
+    r"|(?-i:\b[Ff]or ([A-D]))(?=\s*[,:])"  # "for A, check the dtypes ..."
     rf"|{FOR_REF.pattern}",  # "... (for 2)"
     re.IGNORECASE,
 )
@@ -114,7 +115,7 @@ class Test(NamedTuple):
 # an action, or a sentence that leads into a test ("To test it, ...", "Check: ...").
 _LINE_LEAD = re.compile(
     r"\n\s*(?:[-*+]\s+)?(?=(?:->|→|=>|⇒)|(?:e\d|exp\.?\s*\d|test|check|experiment|verify|"
-    r"confirm|how to (?:test|check))\b[^:\n]{0,24}[:\u2014\u2013-])",
+    r"confirm|falsif\w*|how to (?:test|check))\b[^:\n]{0,24}[:\u2014\u2013-])",
     re.IGNORECASE,
 )
 _ARROW = re.compile(r"\s(?:->|→|=>|⇒|\|)\s*")  # also a table cell's edge, " | "
@@ -198,7 +199,8 @@ def is_test(text: str) -> bool:
 # reject it).
 _DECIDES = re.compile(
     r"\bif\b[^.;]{3,80}?\b(?:confirm\w*|reject\w*|rules? (?:it |this |that )?out|"
-    r"(?:is|was|were|are) (?:right|wrong|correct|true|false|out|the cause|it))\b",
+    r"(?:is|was|were|are) (?:right|wrong|correct|true|false|out|the cause|it))\b"
+    r"|\b(?:falsified|refuted|rejected|confirmed|ruled out) (?:if|when|unless)\b",
     re.IGNORECASE,
 )
 
@@ -357,7 +359,7 @@ def _hypotheses(report: Report) -> list[Hypothesis]:
     rows = _table_pairs(report)
     in_tables = {unit.line for unit, _ in rows}
     for unit in [u for whole in _units(report, "hypotheses") for u in _alternatives(whole)]:
-        if unit.line in in_tables or _is_test_unit(unit):
+        if unit.line in in_tables or _is_test_unit(unit) or _PREDICTION.match(unit.text):
             continue
         claim, test = split_test(unit.text)
         found.append((unit, claim, test))
@@ -381,8 +383,12 @@ def _hypotheses(report: Report) -> list[Hypothesis]:
 
 # A unit that is a test, labelled as one, among the hypotheses: "E1 - print dtypes ...".
 _TEST_LABEL = re.compile(
-    r"^\W*(?:e\d|exp(?:eriment)?\.?\s*\d|test|check|experiment|verify)\b", re.IGNORECASE
+    r"^\W*(?:e\d|exp(?:eriment)?\.?\s*\d|test|check|experiment|verify|falsif\w*)\b",
+    re.IGNORECASE,
 )
+# What a hypothesis predicts, under it ("- Prediction: HtoD memcpy events coincide with
+# copy_"): part of that hypothesis, not one of its own.
+_PREDICTION = re.compile(r"^\W*(?:predictions?|predicts|expected|expectation|implies)\b", re.I)
 
 
 def _is_test_unit(unit: Unit) -> bool:

@@ -38,8 +38,8 @@ def _exact_label(label: str) -> bool:
     return hit is not None and hit[1]
 
 
-_QUESTION = re.compile(r"^\s*Q\s*\d*\s*[:.)]\s+")
-_ANSWER = re.compile(r"^\s*A\s*\d*\s*[:.)]\s+")
+_QUESTION = re.compile(r"^\s*[Qq]\s*\d*\s*[:.)]\s+")
+_ANSWER = re.compile(r"^\s*[Aa]\s*\d*\s*[:.)]\s+")
 
 
 def relayout(lines: list[Line]) -> list[Line]:

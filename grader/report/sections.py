@@ -316,13 +316,16 @@ def split_units(lines: tuple[Line, ...], lead_rest: str, lead_line: int) -> list
 
 _INLINE_MARKER = re.compile(
     r"(?:^|(?<=[;.,:]))\s*(?=(?:for\s+)?(?:\(?(?:h|hyp(?:othesis)?\.?\s*)[1-9]\b\)?"
-    r"|\((?:i{1,3}|iv|[a-h1-9])\)|[1-9]\)\s))",
+    r"|\((?:i{1,3}|iv|[a-h1-9])\)|[1-9]\)\s"
+    # "hypothesis A: ... hypothesis B: ...", and their tests "for A, ... for B, ..."
+    r"|hyp(?:othesis)?\.?\s+[a-d]\s*:|(?-i:[Ff]or [A-D])\s*,))",
     re.IGNORECASE,
 )
 
 
 _PIECE_MARKER = re.compile(
-    r"\b(?:h|hyp(?:othesis)?\.?\s*)([1-9])\b|\((i{1,3}|iv|[a-h1-9])\)|\b([1-9])\)",
+    r"\b(?:h|hyp(?:othesis)?\.?\s*)([1-9])\b|\((i{1,3}|iv|[a-h1-9])\)|\b([1-9])\)"
+    r"|\bhyp(?:othesis)?\.?\s+([a-d])\s*:|(?-i:\b[Ff]or ([A-D]))\s*,",
     re.IGNORECASE,
 )
 

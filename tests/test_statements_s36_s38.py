@@ -1,0 +1,111 @@
+"""Statements from the twelfth unseen round (tests/labelled/s36 to s38), each a table row.
+
+The three sets were measured once, unseen (95.4%, rules frozen at 54dd07b), before their
+disagreements were read; the rules written from them are pinned here.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from grader.engine import grade_report
+from grader.exercises import resolve_exercise
+from grader.report.model import Report
+from tests.test_statements import grade
+
+
+def _grade_text(text: str, exercise: str) -> dict[str, bool]:
+    result = grade_report(Report.parse(text), resolve_exercise(exercise))
+    return {c.id: c.passed for c in result.criteria}
+
+
+LOWER_QA = "\n".join(
+    [
+        "q: workload?",
+        "a: decoder-only llm, 4096 token prompt and 128 generated, bf16 weights, batch 1.",
+        "",
+        "q: hardware?",
+        "a: one L4.",
+        "",
+        "q: top cuda time?",
+        "a: matmul 38.4ms and flash sdpa 31.7ms are the math. copy_ 19.6 and to 15.1 (~35ms) "
+        "isn't computing anything, it shouldn't be lumped in with the model math.",
+        "",
+        "q: top cpu / orchestration cost?",
+        "a: tokenizer.encode 22ms (cpu only); the user pays those 22ms in time-to-first-token.",
+        "",
+        "q: next experiment?",
+        "a: re-profile with with_stack=True to find the lines that issue aten::to.",
+        "",
+        "q: why copy_ and to?",
+        "a: hypothesis A: the kv cache is fp32 and gets downcast to bf16 every layer. "
+        "hypothesis B: the mask is built on cpu and copied over every step.",
+        "",
+        "q: how to test?",
+        "a: for A, log dtypes at layer boundaries with a forward hook; fp32 confirms it. "
+        "for B, look for Memcpy HtoD rows in the trace; none rejects it.",
+        "",
+    ]
+)
+
+
+def test_a_lower_case_question_and_answer_layout() -> None:
+    got = _grade_text(LOWER_QA, "partA")
+    assert got["five-fields"] and got["tokenizer-outside-gpu"]
+    assert got["two-hypotheses"] and got["experiment-per-hypothesis"]
+
+
+@pytest.mark.parametrize(
+    ("line", "field"),
+    [
+        ("next experiment? torch.compile the step with mode='reduce-overhead'", True),
+        ("why is it slow? the host", False),
+    ],
+)
+def test_a_field_asked_with_its_answer_on_the_line(line: str, field: bool) -> None:
+    report = Report.parse(line + "\n")
+    assert (report.field("next_experiment") is not None) is field
+
+
+@pytest.mark.parametrize(
+    ("diagnosis", "passed"),
+    [
+        # a class word asked, not claimed
+        ("movement-bound?? copy_ to 2.8 GiB x2 sync stall frame budget.", False),
+        # asking why the copies are there is the judgement
+        ("copy_+to 34.7ms (just moving data — why??)", True),
+    ],
+)
+def test_a_class_asked_is_not_claimed(diagnosis: str, passed: bool) -> None:
+    assert grade("partA", diagnosis=diagnosis, next="")["diagnosis-matches"] is passed
+
+
+@pytest.mark.parametrize(
+    ("hypotheses", "passed"),
+    [
+        # predictions under a hypothesis are part of it; a falsification test tests it
+        (
+            "**H1. Dtype mismatch.** The mask is held in fp32 and converted to bf16 per layer.\n"
+            "- Prediction: the to() calls carry a dtype argument and no device change.\n"
+            "- Falsification test: log the dtypes entering a layer; all bf16 rejects H1.\n\n"
+            "**H2. Host/device traffic.** Position ids are built on the CPU every step.\n"
+            "- Prediction: Memcpy HtoD events appear next to the copies.\n"
+            "- Falsification test: build the inputs on the device and re-profile.\n",
+            True,
+        ),
+        (
+            "- H1: fp32 tensors are cast to bf16 inside each layer. Falsified if every tensor "
+            "entering a layer is already bf16 (log dtypes at layer entry).\n"
+            "- H2: logits go back to the host with .cpu() every step. Falsified if the trace "
+            "contains no DtoH memcpy near the copies.\n",
+            True,
+        ),
+        (
+            "- H1: fp32 tensors are cast to bf16 inside each layer.\n"
+            "- Prediction: the to() calls carry a dtype argument.\n",
+            False,
+        ),
+    ],
+)
+def test_predictions_and_falsification_tests(hypotheses: str, passed: bool) -> None:
+    assert grade("partA", hypotheses=hypotheses)["experiment-per-hypothesis"] is passed
