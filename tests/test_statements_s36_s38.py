@@ -109,3 +109,71 @@ def test_a_class_asked_is_not_claimed(diagnosis: str, passed: bool) -> None:
 )
 def test_predictions_and_falsification_tests(hypotheses: str, passed: bool) -> None:
     assert grade("partA", hypotheses=hypotheses)["experiment-per-hypothesis"] is passed
+
+
+def _next(value: str) -> int:
+    from grader.checks.counting import count
+
+    field = Report.parse(f"Next experiment: {value}\n").field("next_experiment")
+    assert field is not None
+    return count(field).n
+
+
+@pytest.mark.parametrize(
+    ("value", "n"),
+    [
+        # other changes offered after a comma or in brackets
+        ("torch.compile with reduce-overhead, or cuda graphs by hand, or just batch more", 2),
+        ("write a fused Triton attention kernel (or just try FlashAttention-3)", 2),
+        # another setting of the same change
+        ("quantize weights to int8 (or fp8 on L4) and measure the total CUDA time", 1),
+        # what a probe looks for
+        (
+            "run with with_stack=True and find which line casts tensors between fp32 and bf16 "
+            "(or moves them CPU→GPU) at each step",
+            1,
+        ),
+        (
+            "print the dtype and device of the KV cache and the inputs (fp32 against bf16, or CPU "
+            "against GPU)",
+            1,
+        ),
+    ],
+)
+def test_or_after_a_comma_or_in_brackets(value: str, n: int) -> None:
+    assert _next(value) == n
+
+
+@pytest.mark.parametrize(
+    ("hypotheses", "two"),
+    [
+        (
+            "Why copies: either a dtype cast (fp32 mask → bf16) or inputs living on the CPU and "
+            "being uploaded every call.\n",
+            True,
+        ),
+        ("Why copies: either the mask is cast to bf16 or the cache is cast to bf16.\n", False),
+    ],
+)
+def test_either_or_without_a_comma(hypotheses: str, two: bool) -> None:
+    assert grade("partA", hypotheses=hypotheses)["two-hypotheses"] is two
+
+
+@pytest.mark.parametrize(
+    ("diagnosis", "passed"),
+    [
+        # a question about the copies dismisses nothing
+        (
+            "copy_ + to are 35 ms of moving stuff around. Is that normal or a smell? I don't "
+            "believe 5.6 GiB of uploads per request is necessary.",
+            True,
+        ),
+        # but the answer to it can
+        (
+            "Could copying be something big models always do? Probably, that's normal for decode.",
+            False,
+        ),
+    ],
+)
+def test_questions_and_their_answers(diagnosis: str, passed: bool) -> None:
+    assert grade("partA", diagnosis=diagnosis, next="")["diagnosis-matches"] is passed

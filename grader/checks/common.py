@@ -421,6 +421,11 @@ def _movement_dismissed(report: Report) -> Sentence | None:
             continue  # no word of dismissal on the line at all
         carried = False
         for sentence in line_sentences(tl.text, join_pronouns=False):
+            if sentence.rstrip().endswith("?"):
+                # "is copy_ at like 5% normal or is even that a smell?" asks; its subject
+                # goes on to the answer ("Probably, that's normal for decode.")
+                carried = concept("movement").search(sentence) is not None
+                continue
             carried = carried and bool(_PRONOUN.search(sentence))  # "They are normal."
             for piece in parts(sentence):
                 for fragment in _COMMA.split(piece):

@@ -75,7 +75,7 @@ _NOT_A_STEP = re.compile(
 _METHOD = re.compile(r"\s(?:via|using|through|with|by means of)\s.*$", re.IGNORECASE)
 _ALTERNATIVES = re.compile(
     r"\beither\b.+\bor\b|\bor (?:just |simply |even )?(?:try|use|maybe|perhaps|alternatively)\b"
-    r"|\balternatively\b"
+    r"|\balternatively\b|\(or\b|,\s+or\s"
     r"|\bwhichever (?:is|one|of|comes|works|you)\b|\bor else\b",
     re.IGNORECASE,
 )
@@ -96,10 +96,21 @@ def _offers_alternatives(value: str) -> bool:
     experiment; "write a Triton kernel (or just try FlashAttention-3)" is two."""
     for m in _ALTERNATIVES.finditer(value):
         close = value.find(")", m.end())
-        if value.rfind("(", 0, m.start()) > value.rfind(")", 0, m.start()) and close > 0:
-            offered = value[m.start() : close]  # "(or use with_stack=True)"
+        if value.rfind("(", 0, m.start() + 1) > value.rfind(")", 0, m.start()) and close > 0:
+            offered = value[m.start() : close].lstrip("(")  # "(or use with_stack=True)"
         else:
             offered = value[m.start() :]
+        if m.group(0)[0] in "(,":
+            # "(or ...)", ", or ...": another change offered, not what a probe looks for
+            # ("find which line casts to bf16 (or moves them to the GPU)") nor another
+            # setting of the same change ("quantize to int8 (or fp8)")
+            before = value[: m.start()]
+            tools = changes_in(offered) - FIX_KINDS
+            if has("test_probe", before) and not tools:
+                continue
+            if not tools - changes_in(before) and not _opens_with_change(_OR_LEAD.sub("", offered)):
+                continue
+            return True
         if changes_in(offered) or _opens_with_change(_OR_LEAD.sub("", offered)):
             return True
         if not has("test_probe", offered) and not has("locate", offered):

@@ -255,6 +255,10 @@ def _alternatives(unit: Unit, part: str = "hypotheses") -> list[Unit]:
     pieces = _NEXT[part].split(unit.text)
     if part == "hypotheses" and len(pieces) == 1 and re.match(r"\W*either\b", unit.text, re.I):
         pieces = _OR_ELSE.split(unit.text)
+        if len(pieces) == 1:  # "either a dtype cast (fp32 mask -> bf16) or inputs on the CPU"
+            halves = re.split(r"\s+or\s+", unit.text)
+            if len(halves) >= 2 and len({cause_of(h) for h in halves} - {None}) == len(halves):
+                pieces = halves
     if part == "hypotheses" and len(pieces) == 1 and ";" in unit.text:
         # "weights streamed to the GPU every call; activations converted fp32 <-> bf16":
         # one cause on each side of the semicolon
