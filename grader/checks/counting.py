@@ -22,6 +22,7 @@ Alternatives ("either ... or ...", "or maybe", "whichever is quicker") are sever
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
 from grader.report.fields import Field
@@ -139,16 +140,17 @@ def items(f: Field) -> list[str]:
     return [f.value]
 
 
-def changes_in(text: str) -> set[str]:
+@lru_cache(maxsize=4096)  # the same field is counted by several checks
+def changes_in(text: str) -> frozenset[str]:
     """Kinds of change named in ``text`` outside asides and purpose clauses, not negated."""
     main = strip_asides(text)
-    found: set[str] = set()
     if not any_change().search(main):
-        return found
-    for kind, pattern in change_kinds().items():
-        if next(unnegated(pattern, main), None) is not None:
-            found.add(kind)
-    return found
+        return frozenset()
+    return frozenset(
+        kind
+        for kind, pattern in change_kinds().items()
+        if next(unnegated(pattern, main), None) is not None
+    )
 
 
 _OPENER = re.compile(r"^\W*(?:(?:also|then|maybe|perhaps|finally)\s+)*(\S+)", re.IGNORECASE)
@@ -202,8 +204,8 @@ def _changes(step: str) -> set[str]:
     # "whether" is the question the probe asks, not a change it makes
     main = strip_asides(_QUESTION.split(step, maxsplit=1)[0])
     kinds = changes_in(_METHOD.sub("", main)) or changes_in(main)
-    tools = kinds - FIX_KINDS
-    fix = kinds & FIX_KINDS
+    tools = set(kinds - FIX_KINDS)
+    fix = set(kinds & FIX_KINDS)
     if not fix and not tools and _opens_with_change(main):
         fix = {"change"}  # "drop the .cpu() on the logits": a fix of a kind not listed
     return tools | ({min(fix)} if fix else set())

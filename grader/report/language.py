@@ -216,6 +216,8 @@ def negated(text: str, start: int, end: int, window: int = 8, after: bool = True
     """Is the mention at text[start:end] negated, by a cue before it in its clause (within
     ``window`` words) or by a verdict after it ("... is the wrong next experiment")?"""
     before = text[max(clause_start(text, start), start - NEGATION_REACH) : start]
+    if not _HAS_CONJUNCTION.search(before):
+        return _cue_before(before, window) or (after and _verdict_after(text, end))
     # "not model math and probably should not be there": a cue before a conjunction that
     # opens a new predicate belongs to the phrase it stands in, not to the one after it.
     before = _CONJUNCTION.split(before)[-1]
@@ -228,11 +230,21 @@ def negated(text: str, start: int, end: int, window: int = 8, after: bool = True
         copula = _LAST_COPULA.match(before)
         if copula is not None and relative.start() < copula.start(1):
             before = before[copula.end() :]
+    return _cue_before(before, window) or (after and _verdict_after(text, end))
+
+
+# Any word the splits above look for: most stretches before a mention hold none.
+_HAS_CONJUNCTION = re.compile(
+    r"\b(?:and|or|but|when|because|since|whereas|that|which|who)\b|\s\+\s", re.IGNORECASE
+)
+
+
+def _cue_before(before: str, window: int) -> bool:
     words = before.split()[-window:]
-    if concept("negation_before").search(" ".join(words)):
-        return True
-    if not after:
-        return False
+    return concept("negation_before").search(" ".join(words)) is not None
+
+
+def _verdict_after(text: str, end: int) -> bool:
     tail = text[end : clause_end(text, end, NEGATION_REACH)]
     return bool(concept("negation_after").search(tail))
 
