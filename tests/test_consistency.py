@@ -218,3 +218,17 @@ def test_every_bottleneck_class_can_be_graded():
         assert name in lexicon["claims"], name
         assert name in EXPLAINED, name
         assert name in TARGETS, name
+
+
+def test_no_source_or_data_file_holds_a_control_character():
+    """A "\\b" written in a string that is not raw becomes a backspace, and the pattern it
+    stands in then never matches (two of counting.py's patterns did, unnoticed)."""
+    bad = [
+        str(path.relative_to(ROOT))
+        for folder in ("grader", "tests", "bench")
+        for path in (ROOT / folder).rglob("*")
+        if path.suffix in (".py", ".yaml", ".json", ".md")
+        and "labelled" not in path.parts
+        and any(ch in path.read_text(encoding="utf-8") for ch in "\x00\x07\x08\x0b\x0c")
+    ]
+    assert bad == []

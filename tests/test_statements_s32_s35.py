@@ -233,3 +233,41 @@ def test_requirement_labels_name_the_parts() -> None:
         "- REQ-B: top CUDA op (matmul) = biggest of many tiny kernels; the ranking means little.\n"
     )
     assert _grade_text(text, "partB")["top-cuda-meaning"]
+
+
+PART_B_DENIED = """Workload: bs1, 32 prompt, 128 decode, tiny hidden size
+Hardware: L4
+Top CUDA time: matmul 6.1 ms (240 calls)
+Top CPU / orchestration cost: Python decode loop, 38 ms CPU
+Next experiment: capture the decode step in a CUDA graph and compare ms/token
+{note}
+"""
+
+
+@pytest.mark.parametrize(
+    ("note", "passed"),
+    [
+        # the class denied by name, and nowhere claimed without the denial
+        (
+            "I wouldn't call this overhead-bound: the 38 ms is Python on the host, which isn't "
+            "the GPU's problem; the kernel is the limiter.",
+            False,
+        ),
+        ("I would not call this overhead-bound. The Python loop is just bookkeeping.", False),
+        # denied, then taken back with the class named outright
+        (
+            "At first I would not have called this overhead-bound, but it is overhead-bound: the "
+            "GPU waits on Python.",
+            True,
+        ),
+        # a supposition denies nothing
+        (
+            "If it were not overhead-bound, CUDA graphs would not help; the GPU idles between "
+            "launches.",
+            True,
+        ),
+    ],
+)
+def test_the_class_denied_by_name(note: str, passed: bool) -> None:
+    text = PART_B_DENIED.format(note=note)
+    assert _grade_text(text, "partB")["diagnosis-matches"] is passed, note

@@ -260,11 +260,11 @@ def count(f: Field) -> Count:
 # keep everything bf16 and re-profile" is one experiment (look, fix, measure), while "...
 # and also allocate the cache in bf16" adds a second.
 _MEASURED = re.compile(
-    r"(?:and|then)\s+(?:re-?profile|re-?measure|measure|compare|re-?run|see (?:if|whether)|"
-    r"check (?:if|whether)|confirm)",
+    r"\b(?:and|then)\s+(?:re-?profile|re-?measure|measure|compare|re-?run|see (?:if|whether)|"
+    r"check (?:if|whether)|confirm)\b",
     re.IGNORECASE,
 )
-_ADDED = re.compile(r"and also|as well|additionally|plus", re.IGNORECASE)
+_ADDED = re.compile(r"\band also\b|\bas well\b|\badditionally\b|\bplus\b", re.IGNORECASE)
 
 
 def _fix_tested(value: str, steps: list[str]) -> bool:

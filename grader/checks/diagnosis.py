@@ -9,6 +9,7 @@ from grader.checks.attention import attention_proposal
 from grader.checks.common import (
     NOT_A_DIAGNOSIS,
     Sentence,
+    about_other_part,
     claim_words,
     claims_class,
     diagnosis_sentences,
@@ -26,11 +27,13 @@ from grader.checks.counting import count
 from grader.checks.experiments import experiment_targets
 from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.language import (
+    claim,
     diagnosis_kinds,
     has,
     is_keyword_list,
     mentions,
     names,
+    negated,
     sentences,
 )
 from grader.report.model import Report
@@ -92,6 +95,12 @@ def diagnosis_matches(ctx: Context) -> Verdict:
             Evidence(wrong.line.number, wrong.text),
             f"names another class as the limit; the table is {ctx.expected}",
             review=hit is not None,  # it also says the right one: which does it mean?
+        )
+    denied = _denied(ctx.report, ctx.expected, ctx.exercise.id)
+    if denied is not None:
+        return Verdict.no(
+            Evidence(denied.line.number, denied.text),
+            f"says the run is not {ctx.expected}, which the table shows it is",
         )
     dismissed = movement_dismissed(ctx.report) if ctx.expected == "movement-bound" else None
     if dismissed is not None:
@@ -199,6 +208,26 @@ def outweighs(
         wrong.text in named.text or named.text in wrong.text
     )
     return None if same else named
+
+
+def _denied(report: Report, expected: str, exercise_id: str) -> Sentence | None:
+    """ "I wouldn't call this overhead-bound": the class denied by name, and named nowhere
+    else without the denial.  Of 48 labelled reports that deny it so, 44 fail diagnosis."""
+    if find_claim(report, expected, exercise_id) is not None:
+        return None
+    pattern = claim(expected)
+    for s in diagnosis_sentences(report):
+        for piece in parts(s.text):
+            if about_other_part(piece, exercise_id):
+                continue
+            for m in pattern.finditer(piece):
+                if negated(piece, m.start(), m.end()) and not _HYPOTHETICAL_DENIAL.search(piece):
+                    return Sentence(piece.strip(), s.line)
+    return None
+
+
+# "if it were overhead-bound", "whether it is movement-bound": no denial of this run
+_HYPOTHETICAL_DENIAL = re.compile(r"\b(?:if|unless|whether|were)\b", re.IGNORECASE)
 
 
 def _commits_to_none(report: Report) -> Sentence | None:

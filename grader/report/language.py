@@ -171,18 +171,23 @@ def _mark_positions(text: str) -> list[int]:
 
 def clause_start(text: str, pos: int) -> int:
     """Where the clause holding ``pos`` starts: the end of the last mark before it."""
+    # A mark may look one character past its end ("amount. Movement-bound": a sentence ends
+    # where a capital follows), so the scan reads one character past ``pos``.
+    stop = min(len(text), pos + 1)
     if pos <= 4 * _MARK_REACH:  # a short way in (most lines): scan it
         start = 0
-        for m in _CLAUSE.finditer(text, 0, pos):
-            start = m.end()
+        for m in _CLAUSE.finditer(text, 0, stop):
+            if m.start() < pos:
+                start = min(m.end(), pos)
         return start
     starts, ends = _clause_marks(text)  # far in: the marks once, then a bisection
     i = bisect_right(starts, pos - _MARK_REACH)
     start = ends[i - 1] if i else 0
     # The last few marks, as a scan that stops at pos sees them (it agrees with the whole
     # scan before pos - _MARK_REACH, so it may resume there).
-    for m in _CLAUSE.finditer(text, max(start, pos - _MARK_REACH + 1), pos):
-        start = m.end()
+    for m in _CLAUSE.finditer(text, max(start, pos - _MARK_REACH + 1), stop):
+        if m.start() < pos:
+            start = min(m.end(), pos)
     return start
 
 
