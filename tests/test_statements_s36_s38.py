@@ -177,3 +177,48 @@ def test_either_or_without_a_comma(hypotheses: str, two: bool) -> None:
 )
 def test_questions_and_their_answers(diagnosis: str, passed: bool) -> None:
     assert grade("partA", diagnosis=diagnosis, next="")["diagnosis-matches"] is passed
+
+
+def test_a_paragraph_that_opens_with_notes_is_prose_not_a_list_of_terms() -> None:
+    from grader.report.language import is_keyword_list
+
+    assert is_keyword_list("Notes: copy, cast, dtype, bf16, fp32, tokenizer, TTFT")
+    assert not is_keyword_list(
+        "Notes. The tokenizer is host-only (0 ms CUDA) but the request cannot start prefill "
+        "without it, so its 22 ms feed straight into time to first token."
+    )
+
+
+@pytest.mark.parametrize(
+    ("title", "passed"),
+    [
+        ("2) The tokenizer", True),  # a numbered title alone: what follows is about it
+        ("2) The attention kernel", False),
+    ],
+)
+def test_a_title_carries_the_tokenizer_to_the_lines_below(title: str, passed: bool) -> None:
+    text = (
+        "Workload: decoder-only LLM, 4096 in, 128 out, bf16, batch 1\nHardware: L4\n"
+        "Top CUDA time: matmul 38.4 ms\nTop CPU / orchestration cost: 22 ms of host time\n"
+        "Next experiment: profile with with_stack=True to find who calls aten::to\n\n"
+        f"{title}\nIt has 0 ms of CUDA time, so it is not GPU execution. It is on the critical "
+        "path of the request, so those 22 ms go straight into TTFT.\n"
+    )
+    assert _grade_text(text, "partA")["tokenizer-outside-gpu"] is passed
+
+
+@pytest.mark.parametrize(
+    ("workload", "passed"),
+    [
+        ("a 7-billion-parameter chat model generating its answer token by token", True),
+        ("7 billion parameters, decode", True),
+        ("a 70-billion-parameter model, decode", False),
+    ],
+)
+def test_the_model_size_in_words(workload: str, passed: bool) -> None:
+    text = (
+        f"Workload: {workload}\nHardware: L4\nTop CUDA time: aten::copy_, about 61% of CUDA "
+        "time\nTop CPU / orchestration cost: python loop\nNext experiment: check the dtype of "
+        "the KV cache\n"
+    )
+    assert _grade_text(text, "partC")["copy-share-stated"] is passed

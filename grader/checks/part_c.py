@@ -32,6 +32,15 @@ def _of_cpu_time(tl: TextLine) -> bool:
     return tl.where == "top_cpu" and not DEVICE_WORD.search(tl.text)
 
 
+_SCALE = {"B": "billion", "M": "million"}
+
+
+def _size_pattern(size: str) -> str:
+    """ "7B", "7 B", "7-B", and in words "7-billion-parameter", "7 billion"."""
+    number, unit = re.escape(size[:-1]), size[-1].upper()
+    return rf"\b{number}\s?-?{unit}\b|\b{number}[\s-]?{_SCALE.get(unit, unit)}\b"
+
+
 @check("copy-share-stated")
 def copy_share_stated(ctx: Context) -> Verdict:
     """The filled template states the run's facts: aten::copy_ at about 61% of CUDA time,
@@ -60,7 +69,7 @@ def copy_share_stated(ctx: Context) -> Verdict:
         return Verdict.no(None, f"looked for {op} at about {share:.0f}% of CUDA time; not stated")
     workload = ctx.report.field("workload")
     text = workload.value if workload else ""
-    size_ok = size is None or re.search(rf"\b{re.escape(size[:-1])}\s?-?{size[-1]}\b", text, re.I)
+    size_ok = size is None or re.search(_size_pattern(size), text, re.I)
     if not size_ok or not _PHASE.search(text):
         want = f"a {size} model decoding" if size else "the decode phase"
         where = Evidence(workload.label_line, text) if workload else None

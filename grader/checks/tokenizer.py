@@ -77,7 +77,10 @@ _TITLE_END = re.compile(r"[?:]\s*$")
 def _title_of_tokenizer(text: str) -> bool:
     """A short line that names the tokenizer as what follows is about ("Tokenizer?",
     "On the tokenizer:")."""
-    return len(text.split()) <= 6 and bool(_TITLE_END.search(text)) and has("tokenizer", text)
+    words = len(text.split())
+    # "Tokenizer?", "On the tokenizer:", or a numbered title alone ("2) The tokenizer")
+    titled = words <= 6 and bool(_TITLE_END.search(text)) or words <= 4 and text[-1:].isalnum()
+    return titled and has("tokenizer", text)
 
 
 def _with_footnotes(sentences: tuple[str, ...], notes: dict[str, str]) -> list[tuple[str, bool]]:

@@ -311,8 +311,9 @@ def is_keyword_list(text: str) -> bool:
     Such lines name concepts without saying anything about them, so they never count as a
     diagnosis, an explanation or a proposal: keyword stuffing earns nothing.
     """
-    if has("glossary_lead", text):
-        return True
+    lead = concept("glossary_lead").search(text)
+    if lead is not None and not _GRAMMAR.search(text[lead.end() :]):
+        return True  # "Key terms: copy, cast, dtype, ..." ("Notes. The device time ..." is prose)
     items = [i.strip() for i in _LIST_SEPARATOR.split(text) if i.strip()]
     if len(items) >= 5:
         short = sum(1 for i in items if len(i.split()) <= 3)
