@@ -222,3 +222,54 @@ def test_the_model_size_in_words(workload: str, passed: bool) -> None:
         "the KV cache\n"
     )
     assert _grade_text(text, "partC")["copy-share-stated"] is passed
+
+
+def _review(text: str, exercise: str) -> dict[str, tuple[bool, bool]]:
+    result = grade_report(Report.parse(text), resolve_exercise(exercise))
+    return {c.id: (c.passed, c.review) for c in result.criteria}
+
+
+HALF_B = """Workload: batch 1, prompt 32, decode 128, tiny hidden
+Hardware: L4
+Top CUDA time: matmul 6.1 ms over 240 calls
+Top CPU / orchestration cost: Python decode loop 38 ms vs 15 ms CUDA; the GPU waits on Python
+Next experiment: capture the decode step in a CUDA graph and compare ms/token
+
+Contrast:
+- B: matmul on top means little, each of the 240 calls is tiny.
+- A bottleneck: copies. B bottleneck: launches.
+- Fused attention: there is no attention op in the table.
+- CUDA graphs cut the launches.
+"""
+
+
+@pytest.mark.parametrize(
+    ("criterion", "expected"),
+    [
+        # half of the reason or of the meaning: failed, and flagged for a person to read
+        ("fused-attention-wrong-here", (False, True)),
+        ("top-cuda-meaning", (False, True)),
+    ],
+)
+def test_half_an_answer_is_flagged_for_review(criterion: str, expected: tuple[bool, bool]):
+    assert _review(HALF_B, "partB")[criterion] == expected
+
+
+def test_a_hypothesis_without_its_test_is_flagged_for_review() -> None:
+    hypotheses = (
+        "Hypotheses:\n1. The mask is built in fp32 and cast to bf16 in every layer.\n"
+        "2. The inputs are created on the CPU and copied to the GPU on every step.\n\n"
+        "Experiments:\n1. Log the dtype of every layer input; an fp32 input confirms it.\n"
+    )
+    from tests.test_statements import BASES, DEFAULTS
+
+    text = (
+        (BASES / "base_partA.md")
+        .read_text()
+        .format(**{**DEFAULTS["partA"], "hypotheses": hypotheses})
+    )
+    assert _review(text, "partA")["experiment-per-hypothesis"] == (False, True)
+    # both tested: passed, no flag
+    both = hypotheses + "2. Look for Memcpy HtoD rows in the trace; none rejects it.\n"
+    text = (BASES / "base_partA.md").read_text().format(**{**DEFAULTS["partA"], "hypotheses": both})
+    assert _review(text, "partA")["experiment-per-hypothesis"] == (True, False)

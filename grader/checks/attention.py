@@ -193,10 +193,15 @@ def fused_attention_wrong_here(ctx: Context) -> Verdict:
         return Verdict.yes(waiting, "no attention in the table, and the GPU waits on the host")
     if scope and not no_cost and not waiting:
         return Verdict.no(scope[0], "gives no reason tied to this table")
+    # half of the reason: a person may read the other half in words the grader does not know
     if no_cost:
-        return Verdict.no(no_cost, "says attention is not the cost, but not that the GPU waits")
+        return Verdict.no(
+            no_cost, "says attention is not the cost, but not that the GPU waits", review=True
+        )
     if waiting:
-        return Verdict.no(waiting, "says the GPU waits, but not that attention is not the cost")
+        return Verdict.no(
+            waiting, "says the GPU waits, but not that attention is not the cost", review=True
+        )
     return Verdict.no(None, "looked in the contrast for why fused attention is wrong here; none")
 
 

@@ -208,8 +208,13 @@ def top_cuda_meaning(ctx: Context) -> Verdict:
             b_half = b_half or tl
     if a_half and b_half:
         return Verdict.yes(b_half, "both parts' top CUDA names explained")
+    # one half explained: the other may be said in words the grader does not know
     if a_half:
-        return Verdict.no(a_half, "explains A's matmul as real math, not why B's means little")
+        return Verdict.no(
+            a_half, "explains A's matmul as real math, not why B's means little", review=True
+        )
     if b_half:
-        return Verdict.no(b_half, "explains B's matmul, not that A's was real prefill math")
+        return Verdict.no(
+            b_half, "explains B's matmul, not that A's was real prefill math", review=True
+        )
     return Verdict.no(None, "looked for what matmul on top means in A and in B; found neither")

@@ -48,7 +48,9 @@ def one_next_experiment(ctx: Context) -> Verdict:
     if n == 1:
         return Verdict.yes(evidence, why)
     # two changes, one of them a verb the grader does not know as a change: is it one?
-    doubtful = n == 2 and "another change" in why
+    # ... or a probe and then a change: one experiment if the change fixes what the probe
+    # finds, two if it is a guess of its own (labellers split on such fields)
+    doubtful = n == 2 and ("another change" in why or why.startswith("a probe and then"))
     return Verdict.no(evidence, why if n == 0 else f"{why}: choose one", review=doubtful)
 
 
