@@ -54,8 +54,22 @@ NO_LEAD = "Next experiment: rerun the same request on an A100 and compare the to
 def grade(exercise: str, **slots: str) -> dict[str, bool]:
     text = (BASES / f"base_{exercise}.md").read_text()
     text = text.format(**{**DEFAULTS[exercise], **slots})
+    return grade_text(text, exercise)
+
+
+def grade_text(text: str, exercise: str) -> dict[str, bool]:
+    """Each criterion's verdict on a whole report."""
     result = grade_report(Report.parse(text), resolve_exercise(exercise))
     return {c.id: c.passed for c in result.criteria}
+
+
+def experiments_in(value: str) -> int:
+    """How many experiments a Next experiment field holding ``value`` names."""
+    from grader.checks.counting import count
+
+    field = Report.parse(f"Next experiment: {value}\n").field("next_experiment")
+    assert field is not None
+    return count(field).n
 
 
 MOVEMENT_DIAGNOSES = [

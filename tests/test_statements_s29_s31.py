@@ -9,19 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from grader.checks.counting import count
 from grader.checks.pairing import is_test
-from grader.engine import grade_report
-from grader.exercises import resolve_exercise
 from grader.report.language import is_keyword_list
-from grader.report.model import Report
-from tests.test_statements import grade
-
-
-def _grade_text(text: str, exercise: str) -> dict[str, bool]:
-    result = grade_report(Report.parse(text), resolve_exercise(exercise))
-    return {c.id: c.passed for c in result.criteria}
-
+from tests.test_statements import experiments_in, grade, grade_text
 
 # Labels written at the margin right under a list: markdown carries them into the last
 # item, the writer began a new part.
@@ -43,14 +33,14 @@ Tests:
 
 
 def test_labels_at_the_margin_under_a_list_open_their_own_part() -> None:
-    got = _grade_text(LAZY_A, "partA")
+    got = grade_text(LAZY_A, "partA")
     assert got["one-next-experiment"]  # "Next experiment:" after the sub-bullets is found
     assert got["experiment-per-hypothesis"]  # "Tests:" after the last hypothesis heads the tests
 
 
 def test_an_indented_line_under_a_bullet_still_continues_it() -> None:
     text = LAZY_A.replace("\nTests:\n", "\n  Tests: none yet\n", 1)
-    assert not _grade_text(text, "partA")["experiment-per-hypothesis"]
+    assert not grade_text(text, "partA")["experiment-per-hypothesis"]
 
 
 @pytest.mark.parametrize(
@@ -83,13 +73,6 @@ def test_a_look_at_nothing_in_particular_is_no_test(test: str, decides: bool) ->
     assert is_test(test) is decides
 
 
-def _next(value: str) -> int:
-    report = Report.parse(f"Next experiment: {value}\n")
-    field = report.field("next_experiment")
-    assert field is not None
-    return count(field).n
-
-
 @pytest.mark.parametrize(
     ("value", "n"),
     [
@@ -108,7 +91,7 @@ def _next(value: str) -> int:
     ],
 )
 def test_alternatives_and_added_steps(value: str, n: int) -> None:
-    assert _next(value) == n
+    assert experiments_in(value) == n
 
 
 TERSE_B = """Workload: bs1, 32 prompt, 128 decode, tiny
@@ -135,7 +118,7 @@ Next experiment: TODO
 )
 def test_a_side_by_side_line_diagnoses_this_part(bottleneck: str, passed: bool) -> None:
     text = TERSE_B.format(bottleneck=bottleneck, attention="fused attention: not relevant")
-    assert _grade_text(text, "partB")["diagnosis-matches"] is passed
+    assert grade_text(text, "partB")["diagnosis-matches"] is passed
 
 
 @pytest.mark.parametrize(
@@ -162,7 +145,7 @@ def test_a_side_by_side_line_diagnoses_this_part(bottleneck: str, passed: bool) 
 )
 def test_fused_attention_reasons_in_more_words(attention: str, passed: bool) -> None:
     text = TERSE_B.format(bottleneck="A: copies. B: launches", attention=attention)
-    assert _grade_text(text, "partB")["fused-attention-wrong-here"] is passed
+    assert grade_text(text, "partB")["fused-attention-wrong-here"] is passed
 
 
 @pytest.mark.parametrize(
@@ -254,10 +237,10 @@ def test_the_first_token_coming_out_later_is_latency() -> None:
         "Top CPU / orchestration cost: tokenizer.encode 22 ms on CPU, none on GPU, but it "
         "still makes the first token come out later.\n"
     )
-    assert _grade_text(text, "partA")["tokenizer-outside-gpu"]
+    assert grade_text(text, "partA")["tokenizer-outside-gpu"]
     # the same sentence with the latency half left out
     cut = text.replace(", but it still makes the first token come out later", "")
-    assert not _grade_text(cut, "partA")["tokenizer-outside-gpu"]
+    assert not grade_text(cut, "partA")["tokenizer-outside-gpu"]
 
 
 PART_B = """Workload: batch 1, prompt 32, decode 128, tiny hidden
@@ -283,7 +266,7 @@ Next experiment: capture the decode step in a CUDA graph and compare the time pe
 )
 def test_part_b_claims(diagnosis: str, passed: bool) -> None:
     text = PART_B.format(diagnosis=diagnosis)
-    assert _grade_text(text, "partB")["diagnosis-matches"] is passed, diagnosis
+    assert grade_text(text, "partB")["diagnosis-matches"] is passed, diagnosis
 
 
 PART_C = """Workload: Llama 7B decode, bs 1
@@ -327,7 +310,7 @@ Next experiment: {next}
 )
 def test_part_c_statements(top: str, next_: str, criterion: str, passed: bool) -> None:
     text = PART_C.format(top=top, next=next_)
-    assert _grade_text(text, "partC")[criterion] is passed
+    assert grade_text(text, "partC")[criterion] is passed
 
 
 @pytest.mark.parametrize(
@@ -353,7 +336,7 @@ def test_part_c_statements(top: str, next_: str, criterion: str, passed: bool) -
     ],
 )
 def test_a_fix_of_what_the_probe_looks_at(value: str, n: int) -> None:
-    assert _next(value) == n
+    assert experiments_in(value) == n
 
 
 @pytest.mark.parametrize(
@@ -375,4 +358,4 @@ def test_an_attention_kernel_called_wrong_is_not_proposed() -> None:
     text = TERSE_B.format(
         bottleneck="A: copies. B: launches", attention="fused attention wrong, overhead"
     )
-    assert _grade_text(text, "partB")["no-premature-attention-kernel"]
+    assert grade_text(text, "partB")["no-premature-attention-kernel"]

@@ -8,16 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from grader.engine import grade_report
-from grader.exercises import resolve_exercise
-from grader.report.model import Report
 from grader.report.sections import section_of
-from tests.test_statements import grade
-
-
-def _grade_text(text: str, exercise: str) -> dict[str, bool]:
-    result = grade_report(Report.parse(text), resolve_exercise(exercise))
-    return {c.id: c.passed for c in result.criteria}
+from tests.test_statements import grade, grade_text
 
 
 def test_struck_out_text_is_withdrawn() -> None:
@@ -59,7 +51,7 @@ def test_fields_set_apart_on_one_line(sep: str, passed: bool) -> None:
             "Next experiment: CUDA-graph the decode step and compare ms/token.",
         ]
     )
-    assert _grade_text(line + "\n", "partB")["five-fields"] is passed
+    assert grade_text(line + "\n", "partB")["five-fields"] is passed
 
 
 @pytest.mark.parametrize(
@@ -96,7 +88,7 @@ def test_the_tokenizer_in_more_words(top_cpu: str, passed: bool) -> None:
         f"Top CPU / orchestration cost: {top_cpu}\n"
         "Next experiment: profile with with_stack=True to find who calls aten::to\n"
     )
-    assert _grade_text(text, "partA")["tokenizer-outside-gpu"] is passed, top_cpu
+    assert grade_text(text, "partA")["tokenizer-outside-gpu"] is passed, top_cpu
 
 
 @pytest.mark.parametrize(
@@ -176,7 +168,7 @@ def test_a_line_that_leaves_something_alone_is_not_the_next_experiment() -> None
         "Next experiment: find who calls to() (stack traces on).\n"
         "Leave attention alone; it's already the fast kind.\n"
     )
-    got = _grade_text(text, "partA")
+    got = grade_text(text, "partA")
     assert got["not-yet-with-reason"] and got["one-next-experiment"]
 
 
@@ -224,7 +216,7 @@ Contrast: {contrast}
 )
 def test_part_b_contrast_in_prose(contrast: str, criterion: str, passed: bool) -> None:
     text = CONTRAST_B.format(contrast=contrast)
-    assert _grade_text(text, "partB")[criterion] is passed
+    assert grade_text(text, "partB")[criterion] is passed
 
 
 def test_requirement_labels_name_the_parts() -> None:
@@ -232,7 +224,7 @@ def test_requirement_labels_name_the_parts() -> None:
         "- REQ-A: top CUDA op (matmul) = real work on a 4096-token prefill.\n"
         "- REQ-B: top CUDA op (matmul) = biggest of many tiny kernels; the ranking means little.\n"
     )
-    assert _grade_text(text, "partB")["top-cuda-meaning"]
+    assert grade_text(text, "partB")["top-cuda-meaning"]
 
 
 PART_B_DENIED = """Workload: bs1, 32 prompt, 128 decode, tiny hidden size
@@ -270,4 +262,4 @@ Next experiment: capture the decode step in a CUDA graph and compare ms/token
 )
 def test_the_class_denied_by_name(note: str, passed: bool) -> None:
     text = PART_B_DENIED.format(note=note)
-    assert _grade_text(text, "partB")["diagnosis-matches"] is passed, note
+    assert grade_text(text, "partB")["diagnosis-matches"] is passed, note

@@ -11,13 +11,7 @@ import pytest
 from grader.engine import grade_report
 from grader.exercises import resolve_exercise
 from grader.report.model import Report
-from tests.test_statements import grade
-
-
-def _grade_text(text: str, exercise: str) -> dict[str, bool]:
-    result = grade_report(Report.parse(text), resolve_exercise(exercise))
-    return {c.id: c.passed for c in result.criteria}
-
+from tests.test_statements import experiments_in, grade, grade_text
 
 LOWER_QA = "\n".join(
     [
@@ -50,7 +44,7 @@ LOWER_QA = "\n".join(
 
 
 def test_a_lower_case_question_and_answer_layout() -> None:
-    got = _grade_text(LOWER_QA, "partA")
+    got = grade_text(LOWER_QA, "partA")
     assert got["five-fields"] and got["tokenizer-outside-gpu"]
     assert got["two-hypotheses"] and got["experiment-per-hypothesis"]
 
@@ -111,14 +105,6 @@ def test_predictions_and_falsification_tests(hypotheses: str, passed: bool) -> N
     assert grade("partA", hypotheses=hypotheses)["experiment-per-hypothesis"] is passed
 
 
-def _next(value: str) -> int:
-    from grader.checks.counting import count
-
-    field = Report.parse(f"Next experiment: {value}\n").field("next_experiment")
-    assert field is not None
-    return count(field).n
-
-
 @pytest.mark.parametrize(
     ("value", "n"),
     [
@@ -141,7 +127,7 @@ def _next(value: str) -> int:
     ],
 )
 def test_or_after_a_comma_or_in_brackets(value: str, n: int) -> None:
-    assert _next(value) == n
+    assert experiments_in(value) == n
 
 
 @pytest.mark.parametrize(
@@ -204,7 +190,7 @@ def test_a_title_carries_the_tokenizer_to_the_lines_below(title: str, passed: bo
         f"{title}\nIt has 0 ms of CUDA time, so it is not GPU execution. It is on the critical "
         "path of the request, so those 22 ms go straight into TTFT.\n"
     )
-    assert _grade_text(text, "partA")["tokenizer-outside-gpu"] is passed
+    assert grade_text(text, "partA")["tokenizer-outside-gpu"] is passed
 
 
 @pytest.mark.parametrize(
@@ -221,7 +207,7 @@ def test_the_model_size_in_words(workload: str, passed: bool) -> None:
         "time\nTop CPU / orchestration cost: python loop\nNext experiment: check the dtype of "
         "the KV cache\n"
     )
-    assert _grade_text(text, "partC")["copy-share-stated"] is passed
+    assert grade_text(text, "partC")["copy-share-stated"] is passed
 
 
 def _review(text: str, exercise: str) -> dict[str, tuple[bool, bool]]:
