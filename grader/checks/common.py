@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from grader.analyzer.classify import CLASSES
+from grader.checks.partrefs import about_other_part, own_share
 from grader.report.language import (
     claim,
     concept,
@@ -22,24 +23,6 @@ from grader.report.language import (
 from grader.report.model import Report, TextLine
 from grader.report.patterns import Pattern
 
-# A reference to a part of the course: "Part A", "In A,", "A's", "A:" (the bare letter only
-# in capitals, so the article "A fused kernel" is not read as Part A).
-_PART_REF = re.compile(
-    r"\b(?:[Pp]art(?:e|ie)?|[Tt]eil|REQ-|[Rr]eq-) ?([ABCabc])\b"
-    r"|\b(?:[Ii]n|[Ff]or|[Uu]nlike|[Vv]ersus|vs\.?|[Tt]han) ([ABC])\b"
-    r"|\b([ABC])(?:'s|’s)\b|^\W*(?:\[[ xX]\]\s*)?([ABC])\s*(?:[:=,]|->|→|=>|[\u2014\u2013]|-\s)"
-    r"|\b([ABC]) (?:was|had|is|has|needs|needed)\b|(?:[,;(.\u2014\u2013]\s*|\s-\s)([ABC])\s*[:=]"
-    # "A top = matmul doing real prefill math", "B top (matmul): tiny calls"
-    r"|^\W*([ABC]) top\b(?! (?:op|kernel|row|entry|line|item|priority)s?\b)"
-    # "A matmul = real math", "B bottleneck: launches"
-    r"|^\W*([ABC]) (?:matmul|copies|copy_|bottleneck|problem|diagnosis|class|cost|limit|"
-    r"prefill|decode|gpu|cpu)\s*(?:=|:|->|→)"
-)
-_PART_HINT = re.compile(r"[ABC]|[Pp]art|[Tt]eil")
-# Terse notes set the parts side by side by their bare letters ("A copies, B python"): a
-# bare capital letter opening a text or a clause names a part when another bare letter does
-# too in the same text, or when it is a "B" or "C" (never an article) opening the text.
-_BARE = re.compile(r"(?:^|[,;/|]|\bvs\.?|\band\b)\W*?\b([ABC])\s+(?=[\w(])")
 NOT_A_DIAGNOSIS = ("hypotheses", "experiments", "stretch")
 DEVICE_WORD = re.compile(r"\b(?:gpu|cuda|device)\b", re.IGNORECASE)
 
@@ -85,65 +68,6 @@ def parts(sentence: str) -> tuple[str, ...]:
     if not any(word in sentence for word in _TURN_WORDS):
         return (sentence,) if sentence.strip() else ()
     return tuple(p for p in _TURN_TO_OTHER.split(sentence) if p.strip())
-
-
-@lru_cache(maxsize=64)
-def own_part(exercise_id: str) -> str | None:
-    m = re.fullmatch(r"part([abc])", exercise_id, re.IGNORECASE)
-    return m.group(1).lower() if m else None
-
-
-@lru_cache(maxsize=8192)
-def part_refs(text: str) -> frozenset[str]:
-    """The parts of the course a text refers to, as lower-case letters."""
-    if not _PART_HINT.search(text):
-        return frozenset()
-    refs = {next(g for g in m.groups() if g).lower() for m in _PART_REF.finditer(text)}
-    bare = list(_BARE.finditer(text))
-    letters = {m.group(1).lower() for m in bare}
-    if len(letters) >= 2 or bare and bare[0].start() == 0 and bare[0].group(1) != "A":
-        refs |= letters
-    return frozenset(refs)
-
-
-def lead_letter(text: str) -> str:
-    """The bare part letter a text opens with ("A matmul = real" -> "a"), or ""."""
-    m = _BARE.match(text)
-    return m.group(1).lower() if m else ""
-
-
-def about_other_part(text: str, exercise_id: str) -> bool:
-    """Does this text speak of another part of the course ("In A, ...", "Part A's ...")?"""
-    mine = own_part(exercise_id)
-    return mine is not None and bool(part_refs(text) - {mine})
-
-
-def own_share(text: str, exercise_id: str) -> str:
-    """What a text that sets the parts side by side says of this part: "A = copies problem,
-    B = too many launches" says "B = too many launches" of Part B; "" if nothing."""
-    mine = own_part(exercise_id)
-    if mine is None:
-        return ""
-    marks = [
-        (m.start(), next(g for g in m.groups() if g).lower()) for m in _PART_REF.finditer(text)
-    ]
-    bare = list(_BARE.finditer(text))
-    if (
-        len({m.group(1) for m in bare}) >= 2
-        or bare
-        and bare[0].start() == 0
-        and bare[0].group(1) != "A"
-    ):
-        marks += [(m.start(1), m.group(1).lower()) for m in bare]
-    if not marks:
-        return ""
-    marks.sort()
-    ends = [start for start, _ in marks[1:]] + [len(text)]
-    return " ".join(
-        text[start:end].strip(" ,;.")
-        for (start, letter), end in zip(marks, ends, strict=True)
-        if letter == mine
-    ).strip()
 
 
 def co_occur(text: str, subject: str, judgement: str) -> bool:

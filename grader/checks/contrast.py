@@ -4,15 +4,8 @@ from __future__ import annotations
 
 import re
 
-from grader.checks.common import (
-    DEVICE_WORD,
-    Sentence,
-    iter_sentences,
-    lead_letter,
-    line_sentences,
-    own_part,
-    part_refs,
-)
+from grader.checks.common import DEVICE_WORD, Sentence, iter_sentences, line_sentences
+from grader.checks.partrefs import lead_letter, own_part, part_refs
 from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.language import has
 from grader.report.model import Report, TextLine

@@ -9,7 +9,6 @@ from grader.checks.attention import attention_proposal
 from grader.checks.common import (
     NOT_A_DIAGNOSIS,
     Sentence,
-    about_other_part,
     claim_words,
     claims_class,
     diagnosis_sentences,
@@ -18,13 +17,13 @@ from grader.checks.common import (
     find_wrong_claim,
     iter_sentences,
     movement_dismissed,
-    part_refs,
     parts,
     statements,
     states_class,
 )
 from grader.checks.counting import count
 from grader.checks.experiments import experiment_targets
+from grader.checks.partrefs import about_other_part, part_refs
 from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.language import (
     claim,
