@@ -79,7 +79,7 @@ def _title_of_tokenizer(text: str) -> bool:
     "On the tokenizer:")."""
     words = len(text.split())
     # "Tokenizer?", "On the tokenizer:", or a numbered title alone ("2) The tokenizer")
-    titled = words <= 6 and bool(_TITLE_END.search(text)) or words <= 4 and text[-1:].isalnum()
+    titled = (words <= 6 and bool(_TITLE_END.search(text))) or (words <= 4 and text[-1:].isalnum())
     return titled and has("tokenizer", text)
 
 

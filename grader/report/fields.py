@@ -158,8 +158,11 @@ def match_label(label: str) -> tuple[FieldSpec, bool, bool] | None:
 
 
 # "Q: Workload?" with the answer below ("A: ..."), and "Workload. Decoder-only LLM, ...".
-_QUESTION = re.compile(r"^\s*[Qq]\s*\d*\s*[:.)]\s*(?P<label>[^?]{1,60}?)\s*\?\s*(?P<value>.*)$")
-_ANSWER = re.compile(r"^\s*[Aa]\s*\d*\s*[:.)]\s*")
+# (lower case only with a colon: "a) ..." and "a. ..." are a list's items)
+_QUESTION = re.compile(
+    r"^\s*(?:Q\s*\d*\s*[:.)]|q\s*\d*\s*:)\s*(?P<label>[^?]{1,60}?)\s*\?\s*(?P<value>.*)$"
+)
+_ANSWER = re.compile(r"^\s*(?:A\s*\d*\s*[:.)]|a\s*\d*\s*:)\s*")
 _ASKED_INLINE = re.compile(r"^(?P<label>[^?:]{1,40}?)\s*\?\s+(?P<value>\S.*)$")
 _DOT_LABEL = re.compile(r"^(?P<label>[^.:]{1,40})\.\s+(?P<value>\S.*)$")
 
@@ -187,12 +190,9 @@ def _label_value(line: Line) -> tuple[str, str, bool] | None:
         label = _ASKED.sub("", q.group("label"))  # "What is the workload?"
         return label, q.group("value").strip(), False
     asked = _ASKED_INLINE.match(text)
-    if (
-        asked
-        and (hit := match_label(_ASKED.sub("", asked.group("label")))) is not None
-        and not hit[2]
-    ):
-        return _ASKED.sub("", asked.group("label")), asked.group("value"), True  # "workload? bs 1"
+    label = _ASKED.sub("", asked.group("label")) if asked else ""
+    if asked and (hit := match_label(label)) is not None and not hit[2]:
+        return label, asked.group("value"), True  # "workload? bs 1, prompt 32 ..."
     d = _DOT_LABEL.match(text)
     if d and (hit := match_label(d.group("label"))) is not None and not hit[2]:
         return d.group("label"), d.group("value"), True  # "Workload. Decoder-only LLM: ..."

@@ -110,11 +110,6 @@ _CLAUSE = re.compile(
 
 # "and"/"or" starting a new predicate ("and probably should", "and is"); a plain "and"
 # keeps a negation's scope: "do not swap in FlashAttention-3 or xformers".
-_TRAILING_CONJUNCTION = re.compile(r"\b(?:and|or|but)\s+$", re.IGNORECASE)
-_PREDICATE = re.compile(
-    r"(?:should|must|may|might|could|would|will|can|is|are|was|were|does|do)(?:n[\x27\u2019]?t)?\b",
-    re.IGNORECASE,
-)
 _CONJUNCTION = re.compile(
     r"\b(?:and|or|but)\s+(?=(?:probably|maybe|likely|possibly|clearly|certainly|definitely|so|"
     r"then|thus|therefore|should|must|may|might|could|would|will|can|is|are|was|were|seems?|"
@@ -125,6 +120,13 @@ _CONJUNCTION = re.compile(
     # idle anyway"
     r"|\band\s+(?=the (?:gpu|device|cpu|host|kernels?|python loop) (?:is|are|was|sits?|waits?)\b)"
     r"|\s\+\s(?=[a-z])",  # "no attention in table + gpu idle anyway"
+    re.IGNORECASE,
+)
+# ... and a conjunction right before a mention that opens a predicate ("is not free and
+# shouldn't need to happen")
+_TRAILING_CONJUNCTION = re.compile(r"\b(?:and|or|but)\s+$", re.IGNORECASE)
+_PREDICATE = re.compile(
+    r"(?:should|must|may|might|could|would|will|can|is|are|was|were|does|do)(?:n[\x27\u2019]?t)?\b",
     re.IGNORECASE,
 )
 

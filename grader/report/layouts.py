@@ -38,8 +38,9 @@ def _exact_label(label: str) -> bool:
     return hit is not None and hit[1]
 
 
-_QUESTION = re.compile(r"^\s*[Qq]\s*\d*\s*[:.)]\s+")
-_ANSWER = re.compile(r"^\s*[Aa]\s*\d*\s*[:.)]\s+")
+# lower case only with a colon ("q: workload?" / "a: ..."): "a) ..." is a list's item
+_QUESTION = re.compile(r"^\s*(?:Q\s*\d*\s*[:.)]|q\s*\d*\s*:)\s+")
+_ANSWER = re.compile(r"^\s*(?:A\s*\d*\s*[:.)]|a\s*\d*\s*:)\s+")
 
 
 def relayout(lines: list[Line]) -> list[Line]:
