@@ -26,6 +26,7 @@ from grader.checks.experiments import experiment_targets
 from grader.checks.partrefs import about_other_part, part_refs
 from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.language import (
+    _raw,
     claim,
     diagnosis_kinds,
     has,
@@ -248,28 +249,14 @@ def _commits_to_none(report: Report) -> Sentence | None:
 _CLASS_RUN = re.compile(
     r"\b((?:[a-z]+\s*(?:/|,|\+|&|\band\b|\bor\b)\s*)+[a-z]+)[- ]bound\b", re.IGNORECASE
 )
-_CLASS_OF_WORD = {
-    "movement": "movement",
-    "memory": "movement",
-    "bandwidth": "movement",
-    "copy": "movement",
-    "transfer": "movement",
-    "compute": "compute",
-    "math": "compute",
-    "gemm": "compute",
-    "overhead": "overhead",
-    "launch": "overhead",
-    "cpu": "overhead",
-    "host": "overhead",
-    "python": "overhead",
-}
 
 
 def _classes_run_together(text: str) -> set[str]:
+    class_of = {w: c for c, words in _raw()["class_words"].items() for w in words}
     found: set[str] = set()
     for m in _CLASS_RUN.finditer(text):
         words = re.findall(r"[a-z]+", m.group(1).lower())
-        found |= {_CLASS_OF_WORD[w] for w in words if w in _CLASS_OF_WORD}
+        found |= {class_of[w] for w in words if w in class_of}
     return found
 
 
