@@ -16,7 +16,9 @@ a new verb), and each step is read as one of three things:
 
 A change's method is part of it ("fuse add+relu via torch.compile", "by compiling the step",
 "with reduce-overhead, which captures CUDA graphs"), and so is its purpose ("to see ...").
-Alternatives ("either ... or ...", "or maybe", "whichever is quicker") are several.
+Alternatives ("either ... or ...", "or maybe", "(or just try ...)", "whichever is quicker")
+are several; another way to look ("(or use with_stack=True)") or another setting of the
+same change ("int8 (or fp8)") is not.
 """
 
 from __future__ import annotations
