@@ -15,7 +15,7 @@ from functools import cache, cached_property, lru_cache
 from rapidfuzz import fuzz, process
 
 from grader.report.document import Line
-from grader.report.sections import BRACKET_TAG, TIME_STAMP, opens_part, section_of
+from grader.report.sections import BRACKET_TAG, LABEL_LEAD, TIME_STAMP, opens_part, section_of
 from grader.yamlload import package_data
 
 _SEPARATOR = re.compile(
@@ -61,7 +61,6 @@ _ENDS_SENTENCE = re.compile(r"[.!?:]\s*$")
 _ALNUM = re.compile(r"[A-Za-z0-9]")
 _SLASH = re.compile(r"\s*/\s*")
 _WS = re.compile(r"\s+")
-_OWN_LABEL = re.compile(r"^[\w*_`'’ /&+-]{1,40}?:\s")
 
 
 @dataclass(frozen=True)
@@ -158,11 +157,12 @@ def match_label(label: str) -> tuple[FieldSpec, bool, bool] | None:
 
 
 # "Q: Workload?" with the answer below ("A: ..."), and "Workload. Decoder-only LLM, ...".
-# (lower case only with a colon: "a) ..." and "a. ..." are a list's items)
-_QUESTION = re.compile(
-    r"^\s*(?:Q\s*\d*\s*[:.)]|q\s*\d*\s*:)\s*(?P<label>[^?]{1,60}?)\s*\?\s*(?P<value>.*)$"
-)
-_ANSWER = re.compile(r"^\s*(?:A\s*\d*\s*[:.)]|a\s*\d*\s*:)\s*")
+# The marks of a question-and-answer layout, "Q:"/"A:", "Q1)", "q:"/"a:" (lower case only
+# with a colon: "a) ..." and "a. ..." are a list's items); layouts.py reads them too.
+QUESTION_MARK = r"^\s*(?:Q\s*\d*\s*[:.)]|q\s*\d*\s*:)"
+ANSWER_MARK = r"^\s*(?:A\s*\d*\s*[:.)]|a\s*\d*\s*:)"
+_QUESTION = re.compile(rf"{QUESTION_MARK}\s*(?P<label>[^?]{{1,60}}?)\s*\?\s*(?P<value>.*)$")
+_ANSWER = re.compile(rf"{ANSWER_MARK}\s*")
 _ASKED_INLINE = re.compile(r"^(?P<label>[^?:]{1,40}?)\s*\?\s+(?P<value>\S.*)$")
 _DOT_LABEL = re.compile(r"^(?P<label>[^.:]{1,40})\.\s+(?P<value>\S.*)$")
 
@@ -258,7 +258,7 @@ def _opens_own_part(line: Line, previous: Line) -> bool:
     if not line.first or line.block == previous.block:
         return False
     short_lead = section_of(line.text) is not None and len(line.text.split()) <= 12
-    return bool(_OWN_LABEL.match(line.text)) or short_lead
+    return bool(LABEL_LEAD.match(line.text)) or short_lead
 
 
 def _continuation(lines: list[Line], i: int, starts: set[int], has_value: bool) -> list[Line]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from grader.report.document import Line
-from grader.report.fields import match_label
+from grader.report.fields import ANSWER_MARK, QUESTION_MARK, match_label
 from grader.report.language import sentences
 
 MIN_LABELS = 2
@@ -38,9 +38,8 @@ def _exact_label(label: str) -> bool:
     return hit is not None and hit[1]
 
 
-# lower case only with a colon ("q: workload?" / "a: ..."): "a) ..." is a list's item
-_QUESTION = re.compile(r"^\s*(?:Q\s*\d*\s*[:.)]|q\s*\d*\s*:)\s+")
-_ANSWER = re.compile(r"^\s*(?:A\s*\d*\s*[:.)]|a\s*\d*\s*:)\s+")
+_QUESTION = re.compile(rf"{QUESTION_MARK}\s+")
+_ANSWER = re.compile(rf"{ANSWER_MARK}\s+")
 
 
 def relayout(lines: list[Line]) -> list[Line]:
