@@ -25,7 +25,7 @@ from grader.report.document import Line
 from grader.report.language import _raw
 from grader.report.model import Report
 from grader.report.patterns import Pattern
-from grader.report.sections import CONTINUES, FOR_REF, Unit, _marker, split_units
+from grader.report.sections import CONTINUES, FOR_LETTER, FOR_REF, Unit, _marker, split_units
 
 _ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6}
 
@@ -51,7 +51,7 @@ _REF = re.compile(
     r"|\((i{1,3}|iv|[a-d1-9])\)|\b(?:hyp(?:othesis)?|test|exp(?:eriment)?)\.?\s+([a-d])\b(?=\s*[:.)\u2014\u2013-])"
     r"|\bthe (first|second|third) (?:one|hypothesis|theory|guess|cause|suspect)\b"
     r"|\bfor the (first|second|third)\b(?! (?:time|step|token|run|layer|call))"
-    r"|(?-i:\b[Ff]or ([A-D]))(?=\s*[,:])"  # "for A, check the dtypes ..."
+    rf"|{FOR_LETTER}(?=\s*[,:])"  # "for A, check the dtypes ..."
     rf"|{FOR_REF.pattern}",  # "... (for 2)"
     re.IGNORECASE,
 )

@@ -18,7 +18,8 @@ from grader.report.document import Line
 from grader.report.language import _raw
 from grader.report.patterns import Pattern, hoist_boundary, source_of
 
-_LEAD = re.compile(r"^[\w*_`'’ /&+-]{1,40}?:\s")
+# A line that opens with a label of its own: "Not yet: ...", "Reading: ...".
+LABEL_LEAD = re.compile(r"^[\w*_`'’ /&+-]{1,40}?:\s")
 # A unit's label: H1, Hyp. 2, E1, (a), (ii), a), 2.
 _MARKER = re.compile(
     r"^\s*(?:\(?(?:h|hyp(?:othesis)?\.?\s*|(?:e|exp(?:eriment)?\.?|test)\s*(?:for\s+)?h?)\s*(\d)\)?\b"
@@ -133,7 +134,7 @@ def opens_part(text: str) -> bool:
         return False
     if found[0] == "not_yet" and text[:1].isupper():
         return True  # a line of its own: "Leave attention alone; it's already the fast kind."
-    return (not found[1] and len(text.split()) <= 6) or bool(_LEAD.match(text))
+    return (not found[1] and len(text.split()) <= 6) or bool(LABEL_LEAD.match(text))
 
 
 def find_sections(lines: list[Line], field_lines: set[tuple[int, int]]) -> dict[str, list[Section]]:
@@ -172,7 +173,7 @@ def find_sections(lines: list[Line], field_lines: set[tuple[int, int]]) -> dict[
             lazy = section_of(line.text)
             if lazy and (
                 (lazy[0] == "experiments" and _tests_several(lazy[1]))
-                or (lazy[0] in _LAZY_LABELS and _LEAD.match(_DECOR.sub("", line.text)))
+                or (lazy[0] in _LAZY_LABELS and LABEL_LEAD.match(_DECOR.sub("", line.text)))
             ):
                 found = lazy
         if found and line.kind == "heading" and found[0] in ("hypotheses", "experiments"):
@@ -242,7 +243,7 @@ CONTINUES = {
 
 def _prose(text: str) -> bool:
     """A sentence of prose rather than a lead: long, with no "Label:" before it."""
-    return len(text.split()) > 12 and not _LEAD.match(text)
+    return len(text.split()) > 12 and not LABEL_LEAD.match(text)
 
 
 def _heading_led(current: tuple[str, Line, str] | None) -> bool:
@@ -283,7 +284,7 @@ def _ends(
     new_paragraph = line.first and line.kind == "paragraph" and line.block != lead.block
     if rest and lead.kind != "heading" and not _HYPOTHESIS_START.match(lead.text):
         return new_paragraph
-    return new_paragraph and (bool(_LEAD.match(line.text)) or line.number in titles)
+    return new_paragraph and (bool(LABEL_LEAD.match(line.text)) or line.number in titles)
 
 
 def split_units(lines: tuple[Line, ...], lead_rest: str, lead_line: int) -> list[Unit]:
@@ -314,18 +315,22 @@ def split_units(lines: tuple[Line, ...], lead_rest: str, lead_line: int) -> list
     return [piece for u in units if u.text.strip() for piece in _split_inline(u)]
 
 
+# Hypotheses by letter, "hypothesis A: ... hypothesis B: ...", and the tests that name
+# them, "for A, ... for B, ..." (also one of pairing.py's references)
+HYP_LETTER = r"\bhyp(?:othesis)?\.?\s+([a-d])\s*:"
+FOR_LETTER = r"(?-i:\b[Ff]or ([A-D]))"
+
 _INLINE_MARKER = re.compile(
     r"(?:^|(?<=[;.,:]))\s*(?=(?:for\s+)?(?:\(?(?:h|hyp(?:othesis)?\.?\s*)[1-9]\b\)?"
     r"|\((?:i{1,3}|iv|[a-h1-9])\)|[1-9]\)\s"
-    # "hypothesis A: ... hypothesis B: ...", and their tests "for A, ... for B, ..."
-    r"|hyp(?:othesis)?\.?\s+[a-d]\s*:|(?-i:[Ff]or [A-D])\s*,))",
+    rf"|{HYP_LETTER}|{FOR_LETTER}\s*,))",
     re.IGNORECASE,
 )
 
 
 _PIECE_MARKER = re.compile(
     r"\b(?:h|hyp(?:othesis)?\.?\s*)([1-9])\b|\((i{1,3}|iv|[a-h1-9])\)|\b([1-9])\)"
-    r"|\bhyp(?:othesis)?\.?\s+([a-d])\s*:|(?-i:\b[Ff]or ([A-D]))\s*,",
+    rf"|{HYP_LETTER}|{FOR_LETTER}\s*,",
     re.IGNORECASE,
 )
 
