@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from grader.analyzer.classify import CLASSES
 from grader.checks.attention import attention_proposal
@@ -251,8 +252,13 @@ _CLASS_RUN = re.compile(
 )
 
 
+@cache
+def _class_of_word() -> dict[str, str]:
+    return {w: c for c, words in _raw()["class_words"].items() for w in words}
+
+
 def _classes_run_together(text: str) -> set[str]:
-    class_of = {w: c for c, words in _raw()["class_words"].items() for w in words}
+    class_of = _class_of_word()
     found: set[str] = set()
     for m in _CLASS_RUN.finditer(text):
         words = re.findall(r"[a-z]+", m.group(1).lower())
