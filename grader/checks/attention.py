@@ -64,6 +64,7 @@ def _attention_proposal(report: Report) -> tuple[TextLine, str] | None:
             or not mentions("attention_kernel", s.text)  # mentioned, and not negated
             or conditional_after(s.text)
             or _JUDGED_WRONG.search(s.text)
+            or _conceded(s.text)
         ):
             continue
         if has("described", s.text) and not _ASKS_CHANGE.search(s.text):
@@ -77,6 +78,19 @@ def _attention_proposal(report: Report) -> tuple[TextLine, str] | None:
         if in_next or bare_item or _proposed(s.text):
             return tl, s.text
     return None
+
+
+_CONCESSIVE = re.compile(r"\b(?:although|though|despite|whilst|granted)\W*$", re.IGNORECASE)
+
+
+def _conceded(sentence: str) -> bool:
+    """Every attention kernel in the sentence stands in a clause that concedes a fact and
+    goes on to something else ("although FlashAttention-3 is often recommended for long
+    prompts, no change to the attention kernel is proposed; instead ...")."""
+    spans = mentions("attention_kernel", sentence)
+    return bool(spans) and all(
+        _CONCESSIVE.search(sentence[: clause_start(sentence, start)]) for start, _ in spans
+    )
 
 
 _HEDGE = re.compile(r"\b(?:maybe|perhaps|might|could|possibly|probably)\b", re.IGNORECASE)

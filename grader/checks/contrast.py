@@ -18,7 +18,9 @@ _PER_CALL = re.compile(
 )
 _COMPARE = re.compile(
     r"\bvs\.?\b|\bversus\b|\bagainst\b|\bmore than\b|\btwice\b|\bdouble\b|\btimes\b|"
-    r"\d\s*[x×]\b|\bexceed|\blonger than\b|\bcompared\b|\bwhile\b|\bonly\b|\bwith (?:0|nothing)",
+    r"\d\s*[x×]\b|\bexceed|\blonger than\b|\bcompared\b|\bwhile\b|\bonly\b|\bwith (?:0|nothing)|"
+    # "38 ms > all CUDA combined (~15 ms)"; not an arrow ("->", "=>")
+    r"\b(?:bigger|larger|greater) than\b|\bdwarf\w*|\boutweigh\w*|(?<![-=<])>(?![>=])|≫",
     re.I,
 )
 

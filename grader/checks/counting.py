@@ -242,7 +242,7 @@ def count(f: Field) -> Count:
         separate = [i for i in listed if not has("measurement_step", i)]
         if len(separate) >= 2:
             return Count(len(separate), f"a list of {len(separate)} separate items")
-    groups = [group for item in listed for group in split_steps(item)]
+    groups = [group for item in listed for group in split_steps(_untitled(item))]
     changes = [
         kinds for group in groups for kinds in _merge_fixes([k for k in map(_changes, group) if k])
     ]
@@ -256,6 +256,17 @@ def count(f: Field) -> Count:
     if n_changes == 1 and _probe_before_change(steps) and not _fix_tested(f.value, steps):
         return Count(2, "a probe and then a change: two experiments")
     return Count(1, "one experiment")
+
+
+# A short title before a colon names the experiment the rest spells out: "pin the dtype:
+# check whether activations enter in fp32 ...; make the whole path bf16 and re-profile".
+_TITLE = re.compile(r"^\W*(?:[\w.-]+ ){0,3}[\w.-]+:\s+(?=(?:\S+\s+){2}\S)")
+
+
+def _untitled(item: str) -> str:
+    """The item without a title that names no tool ("torch.compile: and also ..." keeps it)."""
+    m = _TITLE.match(item)
+    return item[m.end() :] if m and not changes_in(m.group(0)) else item
 
 
 # A change that tests what the probe looked for: "find the fp32 cast with with_stack=True;

@@ -57,6 +57,7 @@ _REF = re.compile(
 )
 
 
+_FOR_ORDINAL = re.compile(r"\W*(?:for|to (?:test|check)|testing|checking)\s", re.IGNORECASE)
 _ORDINAL_LEAD = re.compile(
     r"^\W*(?:(?:for|to (?:test|check)|testing|checking)\s+)?(?:the\s+)?(first|second|third)\b",
     re.IGNORECASE,
@@ -254,11 +255,17 @@ def _alternatives(unit: Unit, part: str = "hypotheses") -> list[Unit]:
     one starts."""
     pieces = _NEXT[part].split(unit.text)
     if part == "hypotheses" and len(pieces) == 1 and re.match(r"\W*either\b", unit.text, re.I):
-        pieces = _OR_ELSE.split(unit.text)
+        # "Either ..., or .... For the first I'd ... For the second I'd ...": the tests
+        # that follow the sentence are a unit of their own, not part of the last cause
+        first, *after = _NEXT_SENTENCE.split(unit.text, maxsplit=1)
+        tail = after if after and _is_test_unit(Unit(after[0], unit.line, None, False)) else []
+        text = first if tail else unit.text
+        pieces = _OR_ELSE.split(text)
         if len(pieces) == 1:  # "either a dtype cast (fp32 mask -> bf16) or inputs on the CPU"
-            halves = re.split(r"\s+or\s+", unit.text)
+            halves = re.split(r"\s+or\s+", text)
             if len(halves) >= 2 and len({cause_of(h) for h in halves} - {None}) == len(halves):
                 pieces = halves
+        pieces = [*pieces, *tail] if len(pieces) >= 2 else [unit.text]
     if part == "hypotheses" and len(pieces) == 1 and ";" in unit.text:
         # "weights streamed to the GPU every call; activations converted fp32 <-> bf16":
         # one cause on each side of the semicolon
@@ -266,6 +273,8 @@ def _alternatives(unit: Unit, part: str = "hypotheses") -> list[Unit]:
         causes = [cause_of(h) for h in halves]
         if len(halves) >= 2 and all(causes) and len(set(causes)) == len(causes):
             pieces = halves
+        else:
+            pieces = _parallel(unit.text) or pieces
     if len(pieces) < 2:
         return [unit]
     out: list[Unit] = []
@@ -273,8 +282,29 @@ def _alternatives(unit: Unit, part: str = "hypotheses") -> list[Unit]:
     for piece in pieces:
         line = unit.line + unit.text[:offset].count("\n")
         out.append(Unit(piece.strip(), line, unit.marker if not out else None, unit.from_list))
-        offset = unit.text.find(piece, offset) + len(piece)
+        at = unit.text.find(piece, offset)
+        offset = at + len(piece) if at >= 0 else offset  # a rebuilt piece keeps the line
     return out
+
+
+_TEST_LINE_LABEL = re.compile(r"^[^:\n]{1,24}:\s*")
+
+
+def _parallel(text: str) -> list[str]:
+    """ "Hyp: fp32->bf16 casts; CPU->GPU input copies" over "Test: check dtypes ...; look
+    for HtoD memcpy ...": causes side by side on one line and their tests side by side on
+    the line below, paired in order; [] when the layout is not that."""
+    claim, test = split_test(text)
+    halves = [h.strip() for h in claim.split(";") if h.strip()]
+    causes = [cause_of(h) for h in halves]
+    if len(halves) < 2 or not all(causes) or len(set(causes)) < len(causes):
+        return []
+    label = _TEST_LINE_LABEL.match(test)
+    lead = label.group(0) if label else "Test: "
+    checks = [t.strip() for t in test[label.end() if label else 0 :].split(";") if t.strip()]
+    if len(checks) != len(halves):
+        return []
+    return [f"{h}\n{lead}{t}" for h, t in zip(halves, checks, strict=True)]
 
 
 def _free_blocks(report: Report) -> list[list[Line]]:
@@ -392,18 +422,27 @@ _TEST_LABEL = re.compile(
 )
 # What a hypothesis predicts, under it ("- Prediction: HtoD memcpy events coincide with
 # copy_"): part of that hypothesis, not one of its own.
+# A line that names the hypothesis it decides: "-> confirms/kills H1", "rules out H2".
+_DECIDES_REF = re.compile(
+    r"\b(?:confirm|kill|reject|rul\w* out|falsif|refut|disprov|settl)\w*(?:/\w+)?"
+    r"\s+(?:h|hyp(?:othesis)?\.?\s*)[1-9]\b",
+    re.IGNORECASE,
+)
 _PREDICTION = re.compile(r"^\W*(?:predictions?|predicts|expected|expectation|implies)\b", re.I)
 
 
 def _is_test_unit(unit: Unit) -> bool:
     """Among the hypotheses, a test: labelled as one ("E1 - ..."), or one run that says
     which outcome confirms which hypothesis ("If ..., it's H1 and H2 is out")."""
-    if _TEST_LABEL.match(unit.text):
-        return True
+    if _TEST_LABEL.match(unit.text) or (_DECIDES_REF.search(unit.text) and is_test(unit.text)):
+        return True  # "E1 - ...", "print dtypes at layer boundaries -> confirms/kills H1"
     # "First, a dtype mismatch: ... Second, ... Both are tested by the logging run: for the
     # first ...": hypotheses given in order, their test after them, is not a test alone
     first = _NEXT_SENTENCE.split(unit.text, maxsplit=1)[0]
-    if (_ORDINAL_LEAD.match(first) or CONTINUES["hypotheses"].match(first)) and cause_of(first):
+    as_hypothesis = (_ORDINAL_LEAD.match(first) and not _FOR_ORDINAL.match(first)) or re.match(
+        r"\W*either\b", first, re.IGNORECASE
+    )  # "Either the inputs are fp32 ..., or ... For the first I'd ..."
+    if (as_hypothesis or CONTINUES["hypotheses"].match(first)) and cause_of(first):
         return False  # "My second guess is a host/device hop: ... To separate them: ..."
     return len(references(unit.text)) >= 2 and is_test(unit.text)
 
@@ -412,7 +451,12 @@ def tests(report: Report) -> list[Test]:
     """The experiments written apart from their hypotheses ("Experiments", "Test H2: ...",
     "E2 - ..." below H2)."""
     out = []
-    units = [u for u in _units(report, "hypotheses") if _is_test_unit(u)]
+    units = [
+        piece
+        for u in _units(report, "hypotheses")
+        for piece in ([u] if _is_test_unit(u) else _alternatives(u)[1:])
+        if _is_test_unit(piece)  # "Either ..., or .... For the first I'd ..."
+    ]
     units += [
         piece for u in _units(report, "experiments") for piece in _alternatives(u, "experiments")
     ]

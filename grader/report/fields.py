@@ -23,7 +23,8 @@ _SEPARATOR = re.compile(
 )
 # An enumerator, a bullet, a heading mark, or a lab notebook's time stamp ("[14:05] Workload:")
 _NUMBERING = re.compile(
-    rf"^\s*(?:\(?\d+[a-z]?[.)]|[-*•·>]|#+|(?:{TIME_STAMP}|{BRACKET_TAG})(?=\s))\s*"
+    rf"^\s*(?:\d{{1,2}}(?:\.\d{{1,2}})+\.?(?=\s)|\(?\d+[a-z]?[.)]|[-*•·>]|#+|"
+    rf"(?:{TIME_STAMP}|{BRACKET_TAG})(?=\s))\s*"  # "1.1 Workload:", a memo's numbering
 )
 _DECOR = re.compile(r"[*_`#~]+")
 _ASKED = re.compile(

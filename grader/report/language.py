@@ -101,7 +101,8 @@ _SENTENCE = re.compile(
     r"|\n+"
 )
 _CLAUSE = re.compile(
-    r"(?-i:(?<=[a-z0-9)][.!?])\s+(?=[A-Z]))|"  # a sentence's end ends its clauses too
+    r"(?-i:(?<=[a-z0-9)][.!?])\s+(?=[A-Z]))|"  # a sentence's end ends its clauses too,
+    rf"(?-i:(?<=[\w)\]`]\.){_NOT_AN_END}\s+(?=[a-z]))|"  # "compute. copy_ + to add ..."
     r"[;:()\[\]\u2014\u2013]|,\s|\s-\s|\s->\s|→|"
     r"\b(?:but|whereas|while|although|though|so|because|since|and then|which)\b",
     re.IGNORECASE,

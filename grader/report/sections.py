@@ -35,7 +35,7 @@ _MARKER = re.compile(
 TIME_STAMP = r"\[?\d{1,2}:\d{2}(?::\d{2})?\]?"
 BRACKET_TAG = r"\[[^\]\n]{1,12}\]"
 _DECOR = re.compile(
-    r"^(?:[\s*_`#>\u2014\u2013-]|\[[ xX]\]|(?:[A-Z]|\d{1,2}[a-z]?)[.)]\s"
+    r"^(?:[\s*_`#>\u2014\u2013-]|\[[ xX]\]|(?:[A-Z]|\d{1,2}[a-z]?)[.)]\s|\d{1,2}(?:\.\d{1,2})+\.?\s"
     # requirement-style numbers: "R1. Hypotheses", "R2 Experiments", "REQ-3: ..."
     r"|(?:R|REQ-?)\d{1,2}(?:\.\d{1,2})*[.:)]?\s"
     rf"|{TIME_STAMP}(?=[\s*_\]])|{BRACKET_TAG}(?=\s)|Q\d{{0,2}}\s*(?:[:.)]|\s[\u2014\u2013-])\s)+"

@@ -1,0 +1,157 @@
+"""Statements from the thirteenth and fourteenth unseen rounds, each a table row.
+
+s39 to s41 were measured once, unseen (96.0%, rules frozen at d62202f); s42 and s44 were
+measured once, unseen, with the rules of 8eaebdf (92.5% and 82.0%), before their
+disagreements were read.  The rules written from them are pinned here.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from grader.report.model import Report
+from tests.test_statements import experiments_in, grade, grade_text
+
+
+@pytest.mark.parametrize(
+    ("diagnosis", "passed"),
+    [
+        # a sentence that opens with an op's name ends the clause before it: the "add" of
+        # "copy_ + to add ~35 ms" proposes nothing about the flash attention before it
+        ("Flash attn 31.7 ms is the compute. copy_ + to add ~35 ms that is movement.", True),
+        ("Next I would add FlashAttention-3 to the decode.", False),
+    ],
+)
+def test_a_lower_case_sentence_start_ends_the_clause(diagnosis: str, passed: bool) -> None:
+    got = grade("partA", diagnosis=diagnosis)
+    assert got["no-premature-attention-kernel"] is passed
+
+
+@pytest.mark.parametrize(
+    ("diagnosis", "passed"),
+    [
+        # an incident report's words for the problem, said of the copies
+        (
+            "copy_ and to are 35 ms of moving 2.8 GiB apiece. That second bucket is the incident.",
+            True,
+        ),
+        # moving an amount of memory names the movement; "none of that" negates what follows
+        ("The last two are ~35 ms of moving 2.8 GiB around, which looks avoidable.", True),
+        ("copy_ 19.6 ms and to 15.1 ms, each moving 2.8 GiB. None of that is model math.", True),
+        ("copy_ 19.6 ms and to 15.1 ms are the attention compute.", False),
+    ],
+)
+def test_movement_in_an_engineers_words(diagnosis: str, passed: bool) -> None:
+    got = grade("partA", diagnosis=diagnosis, next="Next experiment: rerun on an A100.")
+    assert got["separates-math-from-movement"] is passed
+
+
+@pytest.mark.parametrize(
+    ("hypotheses", "two", "tested"),
+    [
+        # causes side by side over their tests side by side, paired in order
+        (
+            "Hyp: fp32->bf16 casts; CPU->GPU input copies\n"
+            "Test: check dtypes at the model entry; look for HtoD memcpy in the trace\n",
+            True,
+            True,
+        ),
+        # an either/or, then a sentence of test for each
+        (
+            "Two theories for the copies. Either something upstream hands the model fp32 "
+            "tensors and every layer casts them to bf16, or tensors are built on the CPU and "
+            "uploaded on every forward. For the first I'd assert dtypes at module entry. For "
+            "the second I'd look for Memcpy HtoD in the kernel list.\n",
+            True,
+            True,
+        ),
+        # items that say which hypothesis they decide
+        (
+            "**Root cause (suspected)**\n"
+            "- dtype mismatch: fp32 tensors cast to bf16\n"
+            "- H2D copies of inputs created on the CPU\n\n"
+            "**Action items**\n"
+            "- [ ] print dtypes at layer boundaries -> confirms/kills H1\n"
+            "- [ ] nsys trace, look for HtoD memcpy -> confirms/kills H2\n",
+            True,
+            True,
+        ),
+        # a lead that names what the hypotheses are about
+        (
+            "copy_/to hypotheses:\n- bf16 casting of fp32 inputs\n- KV cache being copied "
+            "each decode step\n\nExperiments:\n- print dtypes before the forward; fp32 = cast "
+            "confirmed\n- check the cache tensor's data_ptr across steps\n",
+            True,
+            True,
+        ),
+        ("Hyp: fp32->bf16 casts; fp32 masks cast to bf16\n", False, False),
+    ],
+)
+def test_hypotheses_and_tests_in_runbook_layouts(hypotheses: str, two: bool, tested: bool):
+    got = grade("partA", hypotheses=hypotheses)
+    assert got["two-hypotheses"] is two
+    assert got["experiment-per-hypothesis"] is tested
+
+
+@pytest.mark.parametrize(
+    ("line", "passed"),
+    [
+        (
+            "Top CPU / orchestration cost: Python decode loop 38 ms > all CUDA combined (~15 ms)",
+            True,
+        ),
+        ("Top CPU / orchestration cost: Python decode loop 38 ms -> 15 ms after compile", False),
+    ],
+)
+def test_host_time_set_against_device_time_with_a_sign(line: str, passed: bool) -> None:
+    text = (
+        "Workload: batch 1, decode 128\nHardware: L4\nTop CUDA time: matmul 6.1 ms\n"
+        f"{line}\nNext experiment: CUDA graphs on the decode step\n"
+    )
+    assert grade_text(text, "partB")["overhead-evidence"] is passed
+
+
+@pytest.mark.parametrize(
+    ("value", "n"),
+    [
+        # a short title before a colon names the experiment the rest spells out
+        (
+            "pin the dtype: check whether activations enter in fp32 and are cast to bf16 each "
+            "step; make the whole path bf16 and re-profile.",
+            1,
+        ),
+        ("torch.compile: and also try CUDA graphs and a larger batch", 3),
+    ],
+)
+def test_a_title_before_the_experiment(value: str, n: int) -> None:
+    assert experiments_in(value) == n
+
+
+@pytest.mark.parametrize(
+    ("label", "field"),
+    [("1.1 Workload: decoder-only LLM", True), ("2.5 Next experiment: re-profile", True)],
+)
+def test_a_memos_decimal_numbering_before_a_label(label: str, field: bool) -> None:
+    report = Report.parse(label + "\n")
+    assert (len(report.fields) == 1) is field
+
+
+@pytest.mark.parametrize(
+    ("next_value", "passed"),
+    [
+        # a concession is not a proposal
+        (
+            "although FlashAttention-3 is frequently recommended for long prompts, no change "
+            "to the attention kernel is proposed; instead, print a stack trace whenever "
+            "Tensor.to is invoked.",
+            True,
+        ),
+        (
+            "print a stack trace whenever Tensor.to is invoked, then switch to FlashAttention-3.",
+            False,
+        ),
+    ],
+)
+def test_a_concession_proposes_nothing(next_value: str, passed: bool) -> None:
+    got = grade("partA", next=f"Next experiment: {next_value}")
+    assert got["no-premature-attention-kernel"] is passed
