@@ -155,3 +155,184 @@ def test_a_memos_decimal_numbering_before_a_label(label: str, field: bool) -> No
 def test_a_concession_proposes_nothing(next_value: str, passed: bool) -> None:
     got = grade("partA", next=f"Next experiment: {next_value}")
     assert got["no-premature-attention-kernel"] is passed
+
+
+MEMO_A = """Workload: decoder-only LLM, prompt 4096, output 128, bf16 weights, batch 1
+Hardware: L4
+Top CUDA time: matmul and flash attention are the math; copy_ and to (35 ms) are movement that may not need to happen.
+Top CPU / orchestration cost: {cpu}
+Next experiment: {next}
+
+1. Two theories as to why the copies exist
+
+1.1 Precision conversion: the attention mask is stored in fp32 and cast to bf16 in every layer.
+
+1.2 {second}
+
+2. How each theory would be tested
+
+2.1 For 1.1, the dtypes of each to() will be recorded; fp32 to bf16 confirms the theory.
+
+2.2 For 1.2, the timeline will be searched for Memcpy HtoD events; none rejects the theory.
+
+3. {not_yet_title}
+
+3.1 {not_yet}
+
+4. Further recommendations
+
+4.1 {further}
+"""
+MEMO_DEFAULTS = {
+    "cpu": "tokenizer.encode, 22 ms on the CPU and 0 ms of CUDA, yet it adds to TTFT.",
+    "next": "re-profile with with_stack=True to find who calls aten::to.",
+    "second": "Shipping across the PCIe boundary: tensors are built on the host and moved.",
+    "not_yet_title": "Not on the agenda yet",
+    "not_yet": "aten::slice: 436 calls, but only 1.4 ms of CUDA time in all.",
+    "further": "NVTX ranges would be added around the phases of the request.",
+}
+
+
+def memo(**slots: str) -> dict[str, bool]:
+    return grade_text(MEMO_A.format(**{**MEMO_DEFAULTS, **slots}), "partA")
+
+
+def test_a_memos_numbered_parts_and_references() -> None:
+    got = memo()
+    assert got["two-hypotheses"] and got["experiment-per-hypothesis"]
+    assert got["not-yet-with-reason"] and got["no-premature-attention-kernel"]
+
+
+@pytest.mark.parametrize(
+    ("slots", "criterion", "passed"),
+    [
+        # the thing under a heading, its numbering no reason
+        (
+            {"not_yet": "I would not optimise the attention kernel yet."},
+            "not-yet-with-reason",
+            False,
+        ),
+        (
+            {"not_yet": "The flash attention kernel, on the ground that it is already optimised."},
+            "not-yet-with-reason",
+            True,
+        ),
+        # the memo's next numbered title ends the part before it
+        (
+            {"further": "It may also be worth trialling xformers attention as a quick win."},
+            "no-premature-attention-kernel",
+            False,
+        ),
+        # a cause given as the keys and values staged into the cache
+        (
+            {
+                "second": "The copies are the prompt's keys and values being staged into the KV cache."
+            },
+            "two-hypotheses",
+            True,
+        ),
+        # the tokenizer in a memo's words; terms joined by slashes say nothing
+        (
+            {
+                "cpu": "turning the prompt into token ids, 22 ms, done by the host processor; "
+                "the customer is kept waiting for it before the first word comes back."
+            },
+            "tokenizer-outside-gpu",
+            True,
+        ),
+        (
+            {"cpu": "tokenizer/TTFT/CPU considerations, slice orchestration."},
+            "tokenizer-outside-gpu",
+            False,
+        ),
+        # attention fusion is a fused attention kernel
+        (
+            {"next": "leverage attention fusion alongside CUDA graphs."},
+            "no-premature-attention-kernel",
+            False,
+        ),
+    ],
+)
+def test_memo_statements(slots: dict[str, str], criterion: str, passed: bool) -> None:
+    assert memo(**slots)[criterion] is passed
+
+
+@pytest.mark.parametrize(
+    ("diagnosis", "passed"),
+    [
+        # "that" after a verb of saying opens what is said: the cue before it denies it all
+        (
+            "I would not say that this run is overhead-bound; the 240 launches are a fixed cost.",
+            False,
+        ),
+        # a relative "that" keeps its cue inside the relative clause
+        ("The launches that never overlap with compute are the problem: overhead-bound.", True),
+    ],
+)
+def test_a_class_denied_through_a_verb_of_saying(diagnosis: str, passed: bool) -> None:
+    got = grade("partB", diagnosis=diagnosis)
+    assert got["diagnosis-matches"] is passed
+    assert got["overhead-evidence"] is passed  # numbers back no diagnosis that is denied
+
+
+@pytest.mark.parametrize(
+    ("attention_2", "passed"),
+    [
+        (
+            "And second, because the card is waiting for the clerk; faster machinery returns nothing.",
+            True,
+        ),
+        ("And second, matmul is the larger line.", False),
+    ],
+)
+def test_a_reason_that_goes_on_from_the_attention_bullet(attention_2: str, passed: bool) -> None:
+    got = grade(
+        "partB",
+        attention_1="Fused attention is the wrong purchase: no attention line.",
+        attention_2=attention_2,
+    )
+    assert got["fused-attention-wrong-here"] is passed
+
+
+PART_C = """Workload: {workload}
+Hardware: NVIDIA L4
+Top CUDA time: {top}
+Top CPU / orchestration cost: the decode loop
+Next experiment: log the dtype and device of every copy_ argument and fix the first fp32 or host tensor.
+{comment}
+"""
+
+
+@pytest.mark.parametrize(
+    ("slots", "criterion", "passed"),
+    [
+        ({"top": "aten::copy_, 61 per cent of CUDA time"}, "copy-share-stated", True),
+        (
+            {"workload": "a seven-billion-parameter model decoding at batch 1"},
+            "copy-share-stated",
+            True,
+        ),
+        ({"workload": "a seven-layer model decoding at batch 1"}, "copy-share-stated", False),
+        # the copies waved away as what one would expect, that cannot be avoided
+        (
+            {"comment": "A 61% copy share is exactly what one would expect of a decode step."},
+            "diagnosis-matches",
+            False,
+        ),
+        (
+            {"comment": "The copies are the weights being streamed and cannot be avoided."},
+            "diagnosis-matches",
+            False,
+        ),
+    ],
+)
+def test_part_c_statements(slots: dict[str, str], criterion: str, passed: bool) -> None:
+    text = PART_C.format(
+        **{
+            "workload": "7B model, decode, batch 1",
+            "top": "aten::copy_, 61% of CUDA time",
+            "comment": "",
+            **slots,
+        }
+    )
+    assert grade_text(text, "partC")[criterion] is passed

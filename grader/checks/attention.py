@@ -29,6 +29,9 @@ def _lead_before(report: Report, tl: TextLine) -> str:
 
 _ASKS_CHANGE = re.compile(r"\b(?:try|swap|switch|replace)", re.IGNORECASE)
 _ATTENTION_WORD = re.compile(r"attention|kernel", re.IGNORECASE)
+_GOES_ON = re.compile(
+    r"^\W*(?:and|also|plus|second(?:ly)?|because|since|moreover|furthermore|besides)\b", re.I
+)
 _WAITS = re.compile(r"\b(?:wait\w*|idle\w*|starv\w*)\b", re.IGNORECASE)
 # The step judged wrong in its own sentence: "Writing my own attention now would be
 # polishing the wrong thing."
@@ -197,8 +200,15 @@ def fused_attention_wrong_here(ctx: Context) -> Verdict:
     """
     report = ctx.report
     # the contrast, and the notes and "not yet" part where a report may answer it apart
-    scope = report.lines_in("contrast", "body", "not_yet")
-    scope = [t for t in scope if _ATTENTION_WORD.search(t.text)]
+    lines = report.lines_in("contrast", "body", "not_yet")
+    # a line about attention, and the one after it that goes on with its reason ("And
+    # second, because the card is waiting for the clerk")
+    scope = [
+        t
+        for i, t in enumerate(lines)
+        if _ATTENTION_WORD.search(t.text)
+        or (i and _GOES_ON.match(t.text) and _ATTENTION_WORD.search(lines[i - 1].text))
+    ]
     no_cost = next((t for t in scope if has("no_attention_cost", t.text)), None)
     waiting = next(
         (t for t in scope if has("kernel_cannot_help", t.text) or _gpu_waits(t.text)), None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from grader.checks.common import DEVICE_WORD, Sentence, iter_sentences, line_sentences
+from grader.checks.diagnosis import refused
 from grader.checks.partrefs import lead_letter, own_part, part_refs
 from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.language import has
@@ -73,16 +74,28 @@ def overhead_evidence(ctx: Context) -> Verdict:
         nums = _numbers(s.text)
         many = any(abs(n - c) <= 0.02 * c for n in nums for c in counts if n == int(n))
         if many and _PER_CALL.search(s.text):
-            return Verdict.yes(Evidence(s.line.number, s.text), "many tiny launches")
+            return _backs(ctx, Evidence(s.line.number, s.text), "many tiny launches")
         has_loop = any(_close(n, ms) for n in nums for ms in host_ms)
         has_device = any(_close(n, device_ms) for n in nums) or DEVICE_WORD.search(s.text)
         versus = any(_close(n, device_ms) for n in nums) or _MULTIPLE.search(s.text)
         if has_loop and has_device and _COMPARE.search(s.text) and versus:
-            return Verdict.yes(Evidence(s.line.number, s.text), "host time against device")
+            return _backs(ctx, Evidence(s.line.number, s.text), "host time against device")
     return Verdict.no(
         None,
         f"looked for {sorted(counts)} calls at tens of microseconds each, or "
         f"{loop_ms:.0f} ms of CPU against {device_ms:.1f} ms of CUDA; found neither",
+    )
+
+
+def _backs(ctx: Context, evidence: Evidence, what: str) -> Verdict:
+    """The numbers back the overhead diagnosis, unless the report turns that diagnosis down
+    ("I would not say that this run is overhead-bound; the 240 launches are ...")."""
+    turned_down = refused(ctx)
+    if turned_down is None:
+        return Verdict.yes(evidence, what)
+    return Verdict.no(
+        Evidence(turned_down.line.number, turned_down.text),
+        f"cites the numbers ({what}) but does not conclude the run is {ctx.expected}",
     )
 
 

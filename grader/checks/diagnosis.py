@@ -136,6 +136,14 @@ def diagnosis_matches(ctx: Context) -> Verdict:
     return Verdict.yes(Evidence(hit.line.number, hit.text), detail, review=hit.implied)
 
 
+def refused(ctx: Context) -> Sentence | None:
+    """The statement with which a report turns the table's class down by name ("I would
+    not say that this run is overhead-bound"): numbers cited around it back no diagnosis
+    of this class.  (A claim of another class is not enough: labellers still count the
+    evidence of reports that also name the right class in words the grader misses.)"""
+    return _denied(ctx.report, ctx.expected, ctx.exercise.id)
+
+
 # A finding the report leaves open ("Which of these matters most? Hard to say").
 _UNDECIDED = re.compile(
     r"\?|\b(?:hard|difficult|impossible) to (?:say|tell)\b|\bunclear\b|\bnot sure\b|"

@@ -47,6 +47,7 @@ def label_number(label: str | None) -> int | None:
 _ORDINALS = {"first": 1, "one": 1, "second": 2, "two": 2, "third": 3, "three": 3}
 # A reference to a hypothesis: "H2", "hyp. 2", "hypothesis two", "(ii)", "E2", "the second".
 _REF = re.compile(
+    r"\b(?:test(?:ing)?|for|check(?:ing)?)\s+\d\.([1-9])\b(?!\s?(?:ms|gib|gb|%))|"  # "To test 1.2:"
     r"\b(?:h|hyp(?:othesis)?\.?\s*|e|exp(?:eriment)?\.?\s*|test\s+)([1-9]|one|two|three)\b"
     r"|\((i{1,3}|iv|[a-d1-9])\)|\b(?:hyp(?:othesis)?|test|exp(?:eriment)?)\.?\s+([a-d])\b(?=\s*[:.)\u2014\u2013-])"
     r"|\bthe (first|second|third) (?:one|hypothesis|theory|guess|cause|suspect)\b"
@@ -424,6 +425,7 @@ _TEST_LABEL = re.compile(
 # copy_"): part of that hypothesis, not one of its own.
 # A line that names the hypothesis it decides: "-> confirms/kills H1", "rules out H2".
 _DECIDES_REF = re.compile(
+    r"\b(?:test(?:ing)?|for|check(?:ing)?)\s+\d\.([1-9])\b(?!\s?(?:ms|gib|gb|%))|"  # "To test 1.2:"
     r"\b(?:confirm|kill|reject|rul\w* out|falsif|refut|disprov|settl)\w*(?:/\w+)?"
     r"\s+(?:h|hyp(?:othesis)?\.?\s*)[1-9]\b",
     re.IGNORECASE,

@@ -9,7 +9,7 @@ from grader.checks.common import DEVICE_WORD
 from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.model import TextLine
 
-_PCT = re.compile(r"(\d+(?:[.,]\d+)?)\s*%")  # "61%", "61.0 %", "61,0 %"
+_PCT = re.compile(r"(\d+(?:[.,]\d+)?)\s*(?:%|per ?cent\b)", re.IGNORECASE)  # "61%", "61,0 %", "61 per cent"
 _PHASE = re.compile(r"\bdecod\w*|\bgenerat\w*|\btoken[- ]by[- ]token\b|\bautoregressive\b", re.I)
 
 
@@ -21,7 +21,7 @@ def _facts(ctx: Context) -> tuple[str, float, str | None]:
     return base_name(top.name), float(share), size.group().replace(" ", "") if size else None
 
 
-_CPU_SHARE = re.compile(r"%\s*(?:of\s+)?(?:the\s+|all\s+)?(?:cpu|host)\b", re.IGNORECASE)
+_CPU_SHARE = re.compile(r"(?:%|per ?cent)\s*(?:of\s+)?(?:the\s+|all\s+)?(?:cpu|host)\b", re.IGNORECASE)
 
 
 def _of_cpu_time(tl: TextLine) -> bool:
@@ -35,10 +35,20 @@ def _of_cpu_time(tl: TextLine) -> bool:
 _SCALE = {"B": "billion", "M": "million"}
 
 
+_WORDS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty"
+).split()
+_TENS = {"30": "thirty", "40": "forty", "50": "fifty", "60": "sixty", "70": "seventy"}
+
+
 def _size_pattern(size: str) -> str:
-    """ "7B", "7 B", "7-B", and in words "7-billion-parameter", "7 billion"."""
-    number, unit = re.escape(size[:-1]), size[-1].upper()
-    return rf"\b{number}\s?-?{unit}\b|\b{number}[\s-]?{_SCALE.get(unit, unit)}\b"
+    """ "7B", "7 B", "7-B", and in words "7-billion-parameter", "seven-billion", "7 billion"."""
+    digits, unit = size[:-1], size[-1].upper()
+    spelled = _WORDS[int(digits)] if digits.isdigit() and int(digits) < len(_WORDS) else None
+    number = re.escape(digits) + (f"|{spelled}" if spelled else "")
+    number += f"|{_TENS[digits]}" if digits in _TENS else ""
+    return rf"\b(?:{number})\s?-?{unit}\b|\b(?:{number})[\s-]?{_SCALE.get(unit, unit)}\b"
 
 
 @check("copy-share-stated")

@@ -36,10 +36,11 @@ def tokenizer_outside_gpu(ctx: Context) -> Verdict:
     titled = False  # the line before was a title naming the tokenizer ("Q: Tokenizer?")
     for tl in ctx.report.text_lines:
         carried, titled = titled, _title_of_tokenizer(tl.text)
-        for sentence, note in _with_footnotes(line_sentences(tl.text), notes):
-            if is_keyword_list(sentence):
+        for said, note in _with_footnotes(line_sentences(tl.text), notes):
+            if is_keyword_list(said):
                 carried = False
                 continue
+            sentence = _SLASH_RUN.sub(" ", said)
             own = bool(mentions("tokenizer", sentence))
             other = names("math", sentence) or names("movement", sentence)
             about = own or ((carried or note) and carries_subject(sentence) and not other)
@@ -48,11 +49,11 @@ def tokenizer_outside_gpu(ctx: Context) -> Verdict:
                 continue
             cpu, latency = bool(mentions("cpu_side", sentence)), bool(mentions("latency", sentence))
             if cpu and latency and own:
-                return Verdict.yes(Evidence(tl.number, sentence))
+                return Verdict.yes(Evidence(tl.number, said))
             if cpu and not cpu_half:
-                cpu_half, cpu_named = Evidence(tl.number, sentence), own
+                cpu_half, cpu_named = Evidence(tl.number, said), own
             if latency and not latency_half:
-                latency_half, latency_named = Evidence(tl.number, sentence), own
+                latency_half, latency_named = Evidence(tl.number, said), own
     if cpu_half and latency_half:
         # a half said of "it", the tokenizer not named: a person may check it is meant
         implied = not (cpu_named and latency_named)
@@ -72,6 +73,9 @@ def tokenizer_outside_gpu(ctx: Context) -> Verdict:
 
 
 _TITLE_END = re.compile(r"[?:]\s*$")
+# Three or more bare terms joined by slashes ("tokenizer/TTFT/CPU considerations") name
+# ideas side by side and say nothing of them.
+_SLASH_RUN = re.compile(r"(?<![\w/])[\w.-]+(?:/[\w.-]+){2,}(?![\w/])")
 
 
 def _title_of_tokenizer(text: str) -> bool:

@@ -8,7 +8,7 @@ from grader.checks.common import line_sentences
 from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.language import _raw, has
 from grader.report.model import TextLine
-from grader.report.sections import section_of
+from grader.report.sections import section_of, undecorated
 
 _LABEL = re.compile(r"^([^:\u2014\u2013]{1,80}?)\s*[:\u2014\u2013]\s*")
 _LEAD_WORDS = frozenset(_raw()["not_yet_lead_words"].split())
@@ -16,6 +16,8 @@ _THING_END = re.compile(
     r"[.;:\u2014\u2013(]|\s-\s|\bbecause\b|\bsince\b|\bb/c\b|\bbc\b|\bcuz\b|,\s*(?:as|but)\b|,\s*(?=\d|only\b|its?\b|they\b|too\b|already\b|just\b)"
     # "attention, flash is fine": a clause of its own after the thing is its reason
     r"|,\s*(?=(?:\w+\s){0,3}(?:is|are|was|were|has|have|costs?|takes?|looks?|seems?)\b)"
+    # "The flash attention kernel, on the ground that it is already ...": a reason's lead
+    r"|\b(?:on the grounds? (?:that|of)|given that|seeing (?:as|that)|in view of)\b"
 )
 _QUOTED = re.compile(r"\"([^\"\n]{1,60})\"|'([^'\n]{1,60})'|“([^”\n]{1,60})”|`([^`\n]{1,80})`")
 _NAME = re.compile(r"^[A-Za-z_][\w./:-]{0,48}$")
@@ -58,7 +60,8 @@ def not_yet_with_reason(ctx: Context) -> Verdict:
         return Verdict.no(None, "looked for a 'Not yet' part or 'I would not ... yet'; none")
     for sec in sections:
         if sec.lead.kind == "heading" or not sec.lead_rest:
-            reason = _reason(" ".join(ln.text for ln in sec.lines[:4]))
+            # the lines under a heading, without their numbering ("5.1 I would not ...")
+            reason = _reason(" ".join(undecorated(ln.text) for ln in sec.lines[:4]))
         else:
             full = " ".join([sec.lead.text, *(ln.text for ln in sec.lines[:3])])
             label = _LABEL.match(full)

@@ -215,6 +215,11 @@ def clause_end(text: str, pos: int, reach: int | None = None) -> int:
 NEGATION_REACH = 200
 
 
+_SAYS_THAT = re.compile(
+    r"\b(?:say|said|think|thought|believe|claim|argue|agree|conclude|accept|suggest|find|"
+    r"found|concede|assert|call it|mean)\s+that$",
+    re.IGNORECASE,
+)
 _LAST_COPULA = re.compile(r".*\b(is|are|was|were)\b", re.DOTALL)
 _RELATIVE = re.compile(r"\b(?:that|which|who)\b")
 
@@ -234,7 +239,9 @@ def negated(text: str, start: int, end: int, window: int = 8, after: bool = True
     # "bytes that never touch a tensor core is the suspicious part": a cue inside a relative
     # clause of the subject does not reach past the main verb
     relative = _RELATIVE.search(before)
-    if relative is not None:
+    if relative is not None and not _SAYS_THAT.search(before[: relative.end()]):
+        # ("I would not say that this run is overhead-bound": "that" after a verb of saying
+        # opens what is said, and the cue before it denies all of it)
         copula = _LAST_COPULA.match(before)
         if copula is not None and relative.start() < copula.start(1):
             before = before[copula.end() :]

@@ -25,7 +25,7 @@ _MARKER = re.compile(
     r"^\s*(?:\(?(?:h|hyp(?:othesis)?\.?\s*|(?:e|exp(?:eriment)?\.?|test)\s*(?:for\s+)?h?)\s*(\d)\)?\b"
     r"|\((i{1,3}|iv|vi{0,3}|[a-h1-9])\)|(i{1,3}|iv|[a-h1-9])[.)]\s|\d{1,2}([a-h])[.)]?\s"
     r"|(?:hyp(?:othesis)?|test|exp(?:eriment)?)\.?\s+([a-d])\b(?=\s*[:.)\u2014\u2013-])"
-    r"|(?:r|req-?)\d{1,2}\.(\d{1,2})[.):]?\s)",  # "R1.2 host<->device traffic: ..."
+    r"|(?:r|req-?)?\d{1,2}\.(\d{1,2})[.):]?\s)",  # "R1.2 host<->device traffic", "1.2 A ..."
     re.IGNORECASE,
 )
 # Decoration before a lead: markdown marks, a checkbox ("- [ ] Not yet:"), or an enumerator
@@ -106,6 +106,11 @@ def _section_leads() -> Pattern:
             for name, pats in _raw()["sections"].items()
         )
     )
+
+
+def undecorated(text: str) -> str:
+    """A line without the marks and enumerators before its words ("5.1 ", "- [ ] ")."""
+    return _DECOR.sub("", text).strip()
 
 
 def section_of(text: str) -> tuple[str, str] | None:
@@ -269,6 +274,20 @@ def _titles(lines: list[Line]) -> frozenset[int]:
     return frozenset(out)
 
 
+def _sibling_title(lead: Line, line: Line) -> bool:
+    """A numbered title at the level of a numbered lead alone: the memo's next section."""
+    words = line.text.split()
+    return (
+        lead.ordered
+        and line.ordered
+        and line.first
+        and line.level == lead.level
+        and 1 <= len(words) <= 5
+        and line.text[:1].isupper()
+        and line.text[-1:].isalnum()
+    )
+
+
 def _ends(
     current: tuple[str, Line, str],
     line: Line,
@@ -281,6 +300,8 @@ def _ends(
         return True
     if lead.kind == "heading" or (not rest and not body):
         return False  # a lead alone ("Not yet") holds at least the block below it
+    if _sibling_title(lead, line):
+        return True  # "4. Further recommendations" after "3. Not yet" and its paragraphs
     new_paragraph = line.first and line.kind == "paragraph" and line.block != lead.block
     if rest and lead.kind != "heading" and not _HYPOTHESIS_START.match(lead.text):
         return new_paragraph
