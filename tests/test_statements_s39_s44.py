@@ -159,7 +159,8 @@ def test_a_concession_proposes_nothing(next_value: str, passed: bool) -> None:
 
 MEMO_A = """Workload: decoder-only LLM, prompt 4096, output 128, bf16 weights, batch 1
 Hardware: L4
-Top CUDA time: matmul and flash attention are the math; copy_ and to (35 ms) are movement that may not need to happen.
+Top CUDA time: matmul and flash attention are the math; copy_ and to are movement that may not\
+need to happen.
 Top CPU / orchestration cost: {cpu}
 Next experiment: {next}
 
@@ -226,7 +227,8 @@ def test_a_memos_numbered_parts_and_references() -> None:
         # a cause given as the keys and values staged into the cache
         (
             {
-                "second": "The copies are the prompt's keys and values being staged into the KV cache."
+                "second": "The copies are the prompt's keys and values being staged into the KV "
+                "cache."
             },
             "two-hypotheses",
             True,
@@ -279,7 +281,8 @@ def test_a_class_denied_through_a_verb_of_saying(diagnosis: str, passed: bool) -
     ("attention_2", "passed"),
     [
         (
-            "And second, because the card is waiting for the clerk; faster machinery returns nothing.",
+            "And second, because the card is waiting for the clerk; faster machinery returns "
+            "nothing.",
             True,
         ),
         ("And second, matmul is the larger line.", False),
@@ -298,7 +301,8 @@ PART_C = """Workload: {workload}
 Hardware: NVIDIA L4
 Top CUDA time: {top}
 Top CPU / orchestration cost: the decode loop
-Next experiment: log the dtype and device of every copy_ argument and fix the first fp32 or host tensor.
+Next experiment: log the dtype and device of every copy_ argument and fix the first fp32 or\
+ host tensor.
 {comment}
 """
 

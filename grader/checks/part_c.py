@@ -9,7 +9,9 @@ from grader.checks.common import DEVICE_WORD
 from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.model import TextLine
 
-_PCT = re.compile(r"(\d+(?:[.,]\d+)?)\s*(?:%|per ?cent\b)", re.IGNORECASE)  # "61%", "61,0 %", "61 per cent"
+_PCT = re.compile(
+    r"(\d+(?:[.,]\d+)?)\s*(?:%|per ?cent\b)", re.IGNORECASE
+)  # "61%", "61,0 %", "61 per cent"
 _PHASE = re.compile(r"\bdecod\w*|\bgenerat\w*|\btoken[- ]by[- ]token\b|\bautoregressive\b", re.I)
 
 
@@ -21,7 +23,9 @@ def _facts(ctx: Context) -> tuple[str, float, str | None]:
     return base_name(top.name), float(share), size.group().replace(" ", "") if size else None
 
 
-_CPU_SHARE = re.compile(r"(?:%|per ?cent)\s*(?:of\s+)?(?:the\s+|all\s+)?(?:cpu|host)\b", re.IGNORECASE)
+_CPU_SHARE = re.compile(
+    r"(?:%|per ?cent)\s*(?:of\s+)?(?:the\s+|all\s+)?(?:cpu|host)\b", re.IGNORECASE
+)
 
 
 def _of_cpu_time(tl: TextLine) -> bool:
@@ -36,9 +40,10 @@ _SCALE = {"B": "billion", "M": "million"}
 
 
 _WORDS = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen twenty"
-).split()
+    *("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
+    *("eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen"),
+    *("eighteen", "nineteen", "twenty"),
+)
 _TENS = {"30": "thirty", "40": "forty", "50": "fifty", "60": "sixty", "70": "seventy"}
 
 

@@ -36,11 +36,11 @@ def tokenizer_outside_gpu(ctx: Context) -> Verdict:
     titled = False  # the line before was a title naming the tokenizer ("Q: Tokenizer?")
     for tl in ctx.report.text_lines:
         carried, titled = titled, _title_of_tokenizer(tl.text)
-        for said, note in _with_footnotes(line_sentences(tl.text), notes):
-            if is_keyword_list(said):
+        for written, note in _with_footnotes(line_sentences(tl.text), notes):
+            if is_keyword_list(written):
                 carried = False
                 continue
-            sentence = _SLASH_RUN.sub(" ", said)
+            sentence = _SLASH_RUN.sub(" ", written)
             own = bool(mentions("tokenizer", sentence))
             other = names("math", sentence) or names("movement", sentence)
             about = own or ((carried or note) and carries_subject(sentence) and not other)
@@ -49,11 +49,11 @@ def tokenizer_outside_gpu(ctx: Context) -> Verdict:
                 continue
             cpu, latency = bool(mentions("cpu_side", sentence)), bool(mentions("latency", sentence))
             if cpu and latency and own:
-                return Verdict.yes(Evidence(tl.number, said))
+                return Verdict.yes(Evidence(tl.number, written))
             if cpu and not cpu_half:
-                cpu_half, cpu_named = Evidence(tl.number, said), own
+                cpu_half, cpu_named = Evidence(tl.number, written), own
             if latency and not latency_half:
-                latency_half, latency_named = Evidence(tl.number, said), own
+                latency_half, latency_named = Evidence(tl.number, written), own
     if cpu_half and latency_half:
         # a half said of "it", the tokenizer not named: a person may check it is meant
         implied = not (cpu_named and latency_named)
