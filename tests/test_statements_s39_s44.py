@@ -340,3 +340,106 @@ def test_part_c_statements(slots: dict[str, str], criterion: str, passed: bool) 
         }
     )
     assert grade_text(text, "partC")[criterion] is passed
+
+
+def test_answers_that_name_their_field_in_brackets() -> None:
+    text = "\n".join(
+        [
+            "Q: What was run?",
+            "A (Workload): a decoder-only LLM, prompt 4096, 128 generated, bf16, batch 1.",
+            "Q: On what?",
+            "A (Hardware): one L4 card.",
+            "Q: What dominates the GPU?",
+            "A (Top CUDA time): matmul and flash attention are the math; copy_ and to are 35 ms",
+            "of movement that nothing obviously requires.",
+            "Q: What dominates the host?",
+            "A (Top CPU / orchestration cost): tokenizer.encode, 22 ms on the CPU, in the TTFT.",
+            "Q: What is measured next?",
+            "A (Next experiment): re-profile with with_stack=True to find who calls aten::to.",
+            "",
+            "Q: What is not touched yet?",
+            "The attention kernel. It is already the flash variant and the copies come first.",
+        ]
+    )
+    got = grade_text(text, "partA")
+    assert got["five-fields"] and got["one-next-experiment"] and got["not-yet-with-reason"]
+
+
+@pytest.mark.parametrize(
+    ("line", "field"),
+    [
+        ("Next experiment ........ with_stack=True trace to find who calls to()", True),
+        ("Next experiment … with_stack=True trace to find who calls to()", True),
+        ("Next we experimented... and it failed", False),
+    ],
+)
+def test_a_dotted_leader_between_label_and_value(line: str, field: bool) -> None:
+    f = Report.parse(line + "\n").field("next_experiment")
+    assert (f is not None and f.substantive) is field
+
+
+def test_passive_hypotheses_with_the_outcome_that_confirms_each() -> None:
+    hypotheses = (
+        "**Hypotheses and discriminating experiments.**\n\n"
+        "It was hypothesised, first, that the mask is kept in fp32 and cast to bf16 at each "
+        "layer. This is confirmed if record_shapes shows aten::to with a float32 input.\n\n"
+        "It was hypothesised, second, that tensors are materialised on the host and shipped "
+        "to the device per call. This is confirmed by Memcpy HtoD activity in the trace.\n"
+    )
+    got = grade("partA", hypotheses=hypotheses)
+    assert got["two-hypotheses"] and got["experiment-per-hypothesis"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "passed"),
+    [
+        # what stands in brackets after the kernel describes it; the proposal comes after
+        (
+            "In parallel a fused Triton attention kernel (QK^T, softmax and PV in one pass) is "
+            "to be prototyped and benchmarked against SDPA.",
+            False,
+        ),
+        ("A fused attention kernel (as FlashAttention-3 would be) is not needed here.", True),
+    ],
+)
+def test_a_proposal_after_a_bracketed_description(sentence: str, passed: bool) -> None:
+    got = grade("partA", not_yet=f"Not yet: aten::slice, only 1.4 ms.\n\n{sentence}")
+    assert got["no-premature-attention-kernel"] is passed
+
+
+@pytest.mark.parametrize(
+    "diagnosis",
+    [
+        "Arithmetic intensity and data movement were found to be co-limiting.",
+        "The ops share the movement-compute continuum.",
+        # a sentence of bare terms inside a paragraph states nothing
+        "movement-bound compute matmul flash attention copy_ to casts dtype bf16 fp32 "
+        "tokenizer TTFT CPU latency.",
+    ],
+)
+def test_statements_that_commit_to_no_class(diagnosis: str) -> None:
+    got = grade("partA", diagnosis=diagnosis, next="Next experiment: rerun on an A100.")
+    assert not got["diagnosis-matches"]
+
+
+@pytest.mark.parametrize(
+    ("not_yet", "passed"),
+    [
+        (
+            "- not yet: kernel because reason\n- one next experiment not five\n- record ranges",
+            False,
+        ),
+        ("Some notes. Not yet because reason. The run is slow.", False),
+        ("- not yet: the attention kernel, because it is already flash\n- other notes here", True),
+    ],
+)
+def test_a_not_yet_needs_its_own_thing_and_reason(not_yet: str, passed: bool) -> None:
+    assert grade("partA", not_yet=not_yet)["not-yet-with-reason"] is passed
+
+
+def test_a_long_run_of_part_b_terms_claims_nothing() -> None:
+    diagnosis = (
+        "Matmul add relu 240 240 240 launches microseconds Python loop 38 decode GPU idle CPU."
+    )
+    got = grade("partB", diagnosis=diagnosis, attention_2="Attention is not in the table.")
+    assert not got["diagnosis-matches"]

@@ -83,6 +83,18 @@ def _attention_proposal(report: Report) -> tuple[TextLine, str] | None:
     return None
 
 
+_BRACKET = re.compile(r"\s*\([^()]*\)")
+
+
+def _clause_end_past_brackets(sentence: str, end: int) -> int:
+    """Where the clause of a mention ends, reading past what stands in brackets right after
+    it, which describes it: "a fused Triton attention kernel (QK^T, softmax and PV in one
+    pass) is to be prototyped"."""
+    stop = clause_end(sentence, end)
+    aside = _BRACKET.match(sentence, stop) if sentence[stop : stop + 1] == "(" else None
+    return clause_end(sentence, aside.end()) if aside else stop
+
+
 _CONCESSIVE = re.compile(r"\b(?:although|though|despite|whilst|granted)\W*$", re.IGNORECASE)
 
 
@@ -127,7 +139,7 @@ def _proposed(sentence: str) -> bool:
     another 35 ms" nothing is proposed."""
     read: set[tuple[int, int]] = set()  # each stretch once, however many mentions it has
     for start, end in mentions("attention_kernel", sentence):
-        span = (sentence.rfind(";", 0, start) + 1, clause_end(sentence, end))
+        span = (sentence.rfind(";", 0, start) + 1, _clause_end_past_brackets(sentence, end))
         if span in read:
             continue
         read.add(span)

@@ -14,6 +14,7 @@ from grader.report.language import (
     concept,
     diagnosis_kinds,
     has,
+    is_keyword_list,
     mentions,
     names,
     sentences,
@@ -234,6 +235,9 @@ def statements(report: Report, bottleneck: str, exercise_id: str) -> Iterator[Se
     for tl in diagnosis_lines(report):
         carried = False
         for sentence in line_sentences(tl.text):
+            if is_keyword_list(sentence):
+                carried = False
+                continue  # a sentence of bare terms inside a paragraph states nothing
             pieces = parts(sentence)
             if any(claims_class(p, c) for p in pieces[1:] for c in others):
                 carried = False

@@ -6,6 +6,7 @@ import re
 
 from grader.checks.common import line_sentences
 from grader.checks.registry import Context, Evidence, Verdict, check
+from grader.report.document import Line
 from grader.report.language import _raw, has
 from grader.report.model import TextLine
 from grader.report.sections import section_of, undecorated
@@ -27,6 +28,10 @@ MIN_REASON_WORDS = 3
 _ONE_WORD_REASON = re.compile(
     r"\b(?:tiny|small|cheap|negligible|already|noise|trivial|insignificant|minor)\b", re.I
 )
+
+
+# A "not yet" whose words go straight to the reason: "Not yet because reason."
+_NO_THING = re.compile(r"^\W*(?:because|since|as|b/c|bc|cuz)\b", re.IGNORECASE)
 
 
 def _reason(text: str) -> str:
@@ -63,18 +68,32 @@ def not_yet_with_reason(ctx: Context) -> Verdict:
             # the lines under a heading, without their numbering ("5.1 I would not ...")
             reason = _reason(" ".join(undecorated(ln.text) for ln in sec.lines[:4]))
         else:
-            full = " ".join([sec.lead.text, *(ln.text for ln in sec.lines[:3])])
+            # its own lines: not the next item of the list the lead stands in
+            full = " ".join([sec.lead.text, *(ln.text for ln in _own_lines(sec.lead, sec.lines))])
             label = _LABEL.match(full)
             after = full[label.end() :] if label else full
             words = {w.lower().strip("*_`") for w in (label.group(1).split() if label else [])}
             # "Not yet: slice, because ..." names the thing after the lead; "Not touching
             # attention for now: it is already flash" names it in the lead itself.
+            if words <= _LEAD_WORDS and _NO_THING.match(after):
+                continue  # "Not yet: because it would be premature" names nothing
             reason = _reason(after) if words <= _LEAD_WORDS else after
         enough = len(reason.split()) >= MIN_REASON_WORDS or _ONE_WORD_REASON.search(reason)
         if enough and has("reason_cue", reason):
             return Verdict.yes(Evidence(sec.lead.number, sec.lead.text))
     first = sections[0]
     return Verdict.no(Evidence(first.lead.number, first.lead.text), "names a thing but not why")
+
+
+def _own_lines(lead: Line, lines: tuple[Line, ...]) -> list[Line]:
+    """Up to three lines under a lead, up to the next item of the list the lead stands in
+    ("- not yet: kernel because reason" then "- one next experiment not five")."""
+    own: list[Line] = []
+    for ln in lines[:3]:
+        if lead.kind == "item" and ln.kind == "item" and ln.first and ln.level <= lead.level:
+            break
+        own.append(ln)
+    return own
 
 
 def _said_in_prose(ctx: Context) -> Verdict | None:
@@ -87,6 +106,10 @@ def _said_in_prose(ctx: Context) -> Verdict | None:
             found = section_of(sentence)
             if found is None or found[0] != "not_yet":
                 continue
+            if _NO_THING.match(found[1]):
+                return Verdict.no(
+                    Evidence(tl.number, sentence), "gives a reason but names no thing"
+                )
             # "I would not touch the attention kernel yet; it's already flash": the lead
             # holds the thing, the reason follows it
             reason = _reason(" ".join([found[1] or sentence, *said[i + 1 : i + 2]]))

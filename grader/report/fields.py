@@ -19,13 +19,15 @@ from grader.report.sections import BRACKET_TAG, LABEL_LEAD, TIME_STAMP, opens_pa
 from grader.yamlload import package_data
 
 _SEPARATOR = re.compile(
-    r"^(?P<label>[^:|=]{1,60}?)\s*(?::|\s[-–—=]+(?:\s|$)|[–—]|=)\s*(?P<value>.*)$"
+    # "Label: value", "Label - value", "Label = value", a dotted leader "Label ..... value"
+    r"^(?P<label>[^:|=.]{1,60}?)\s*(?::|\s[-–—=]+(?:\s|$)|[–—]|=|\.{3,}|…+)\s*(?P<value>.*)$"
 )
 # An enumerator, a bullet, a heading mark, or a lab notebook's time stamp ("[14:05] Workload:")
 _NUMBERING = re.compile(
     rf"^\s*(?:\d{{1,2}}(?:\.\d{{1,2}})+\.?(?=\s)|\(?\d+[a-z]?[.)]|[-*•·>]|#+|"
     rf"(?:{TIME_STAMP}|{BRACKET_TAG})(?=\s))\s*"  # "1.1 Workload:", a memo's numbering
 )
+_LEADER = re.compile(r"\.{3,}|…")
 _DECOR = re.compile(r"[*_`#~]+")
 _ASKED = re.compile(
     r"^(?:what(?:'s|\s+is|\s+was|\s+are|\s+were)?|which)\s+(?:(?:the|your)\s+)?", re.I
@@ -164,6 +166,10 @@ QUESTION_MARK = r"^\s*(?:Q\s*\d*\s*[:.)]|q\s*\d*\s*:)"
 ANSWER_MARK = r"^\s*(?:A\s*\d*\s*[:.)]|a\s*\d*\s*:)"
 _QUESTION = re.compile(rf"{QUESTION_MARK}\s*(?P<label>[^?]{{1,60}}?)\s*\?\s*(?P<value>.*)$")
 _ANSWER = re.compile(rf"{ANSWER_MARK}\s*")
+# An answer that names its field in brackets: "A (Top CUDA time): matmul ..."
+_ANSWER_LABEL = re.compile(
+    r"^\s*(?:A|Answer)\s*\d*\s*\((?P<label>[^()]{1,40})\)\s*[:.\u2014\u2013-]?\s*(?P<value>.*)$"
+)
 _ASKED_INLINE = re.compile(r"^(?P<label>[^?:]{1,40}?)\s*\?\s+(?P<value>\S.*)$")
 _DOT_LABEL = re.compile(r"^(?P<label>[^.:]{1,40})\.\s+(?P<value>\S.*)$")
 
@@ -186,6 +192,8 @@ def _label_value(line: Line) -> tuple[str, str, bool] | None:
         rest = line.text[line.text.find(line.bold_lead) + len(line.bold_lead) :]
         return line.bold_lead, rest.strip(), False  # "**Workload** decoder-only LLM, ..."
     text = _NUMBERING.sub("", line.text)
+    if (a := _ANSWER_LABEL.match(text)) is not None and match_label(a.group("label")):
+        return a.group("label"), a.group("value"), False  # "A (Hardware): one L4 card"
     q = _QUESTION.match(text)
     if q:  # "Q: Workload?" with the answer below, or on the same line after the "?"
         label = _ASKED.sub("", q.group("label"))  # "What is the workload?"
@@ -198,8 +206,8 @@ def _label_value(line: Line) -> tuple[str, str, bool] | None:
     if d and (hit := match_label(d.group("label"))) is not None and not hit[2]:
         return d.group("label"), d.group("value"), True  # "Workload. Decoder-only LLM: ..."
     m = _SEPARATOR.match(text)
-    if m:
-        return m.group("label"), m.group("value"), False
+    if m:  # a dotted leader needs a label spelled right: "Next we experimented... and"
+        return m.group("label"), m.group("value"), bool(_LEADER.search(text, 0, m.start("value")))
     if d:
         return d.group("label"), d.group("value"), True
     if line.text.rstrip().endswith("?"):  # "What is the workload?" asked, answer below

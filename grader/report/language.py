@@ -387,8 +387,13 @@ def _term_run(text: str) -> bool:
     if len(_MEASURE.findall(text)) >= max(1, len(words) // 5) or _SENTENCE_WORD.search(plain):
         return False  # a terse value reads something off the table, or says something
     ideas = sum(has(c, text) for c in _SHORT_RUN_CONCEPTS) + bool(_CLASS_WORD.search(text))
-    # "torch.compile CUDA graphs batching fuse MMA tensor cores": tools side by side
-    return ideas >= 3 or sum(bool(p.search(text)) for p in change_kinds().values()) >= 3
+    # "torch.compile CUDA graphs batching fuse MMA tensor cores": tools side by side; a long
+    # run needs fewer ideas ("Matmul add relu 240 240 240 launches microseconds Python loop
+    # 38 decode GPU idle CPU")
+    return (
+        ideas >= (2 if len(words) >= 12 else 3)
+        or sum(bool(p.search(text)) for p in change_kinds().values()) >= 3
+    )
 
 
 def strip_asides(text: str) -> str:

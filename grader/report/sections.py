@@ -108,6 +108,12 @@ def _section_leads() -> Pattern:
     )
 
 
+# A title that names the next part too: "Hypotheses and discriminating experiments."
+_ALSO_NAMED = re.compile(
+    r"^\s*(?:and|&|\+)\s+(?:\w+\s+){0,2}(?:experiments?|tests?|checks?|hypothes[ie]s)\W*$", re.I
+)
+
+
 def undecorated(text: str) -> str:
     """A line without the marks and enumerators before its words ("5.1 ", "- [ ] ")."""
     return _DECOR.sub("", text).strip()
@@ -123,7 +129,7 @@ def section_of(text: str) -> tuple[str, str] | None:
     rest = plain[m.end() :]
     if _SEPARATOR.search(rest[:45]):
         rest = _LEAD_TAIL.sub("", rest, count=1)
-    elif len(plain.split()) <= 8 and not rest.rstrip().endswith("."):
+    elif len(plain.split()) <= 8 and (not rest.rstrip().endswith(".") or _ALSO_NAMED.match(rest)):
         rest = ""  # a lead standing alone: "What I would leave alone for now"
     return name, rest.strip(" *_")
 
