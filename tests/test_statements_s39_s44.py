@@ -443,3 +443,100 @@ def test_a_long_run_of_part_b_terms_claims_nothing() -> None:
     )
     got = grade("partB", diagnosis=diagnosis, attention_2="Attention is not in the table.")
     assert not got["diagnosis-matches"]
+
+
+@pytest.mark.parametrize(
+    ("value", "n"),
+    [
+        # a reason given for a step is not a step of its own
+        (
+            "switch the attention to FlashAttention-3, because attention is 31.7 ms and FA3 is the "
+            "newest and fastest one",
+            1,
+        ),
+        # "at the same time" adds a change
+        (
+            'torch.compile the decode step with mode="reduce-overhead", and at the same time swap '
+            "in FlashAttention-2",
+            2,
+        ),
+        # a fix of what the probe looked at ("the fp32→bf16 cast") is part of its experiment
+        (
+            "dump dtype/device of every copy_ argument for one step and remove the fp32→bf16 cast "
+            "at its source.",
+            1,
+        ),
+    ],
+)
+def test_steps_reasons_and_fixes(value: str, n: int) -> None:
+    assert experiments_in(value) == n
+
+
+@pytest.mark.parametrize("value", ["(not sure yet)", "not sure", "no idea"])
+def test_no_answer_yet_is_no_content(value: str) -> None:
+    f = Report.parse(f"Next experiment: {value}\n").field("next_experiment")
+    assert f is None
+
+
+def test_a_code_block_with_columns_set_apart_by_spaces() -> None:
+    text = "\n".join(
+        [
+            "```",
+            "Workload                      bs=1 | prompt=32 | decode=128 | tiny",
+            "Hardware                      L4",
+            "Top CUDA time                 matmul 6.1 ms / 240 = 25 us per call",
+            "Top CPU / orchestration cost  python decode loop 38.0 ms vs CUDA 15.4 ms",
+            'Next experiment               torch.compile(step, mode="reduce-overhead")',
+            "```",
+        ]
+    )
+    report = Report.parse(text + "\n")
+    assert len(report.fields) == 5
+    assert report.quote(6).text.startswith("Next experiment  torch.compile")
+
+
+@pytest.mark.parametrize(
+    ("hypotheses", "two"),
+    [
+        ("Hypotheses: dtype cast, or cpu->gpu copy.\n", True),
+        ("Hypotheses: fp32 cast, or a bf16 cast.\n", False),
+    ],
+)
+def test_causes_on_each_side_of_or(hypotheses: str, two: bool) -> None:
+    assert grade("partA", hypotheses=hypotheses)["two-hypotheses"] is two
+
+
+@pytest.mark.parametrize(
+    ("diagnosis", "passed"),
+    [
+        ("That's about a third of the GPU time on copy_ and to, not doing any math at all!", True),
+        ("copy_ and to are doing the math of the attention.", False),
+    ],
+)
+def test_not_doing_any_math(diagnosis: str, passed: bool) -> None:
+    got = grade("partA", diagnosis=diagnosis, next="Next experiment: rerun on an A100.")
+    assert got["separates-math-from-movement"] is passed
+
+
+def test_a_reason_that_says_it_does_not_matter() -> None:
+    not_yet = "Not yet: the tokenizer — it is on the CPU so it does not affect the GPU profile."
+    assert grade("partA", not_yet=not_yet)["not-yet-with-reason"]
+
+
+def test_an_attention_kernel_beside_a_targeting_step_is_flagged() -> None:
+    from grader.engine import grade_report
+    from grader.exercises import resolve_exercise
+    from tests.test_statements import BASES, DEFAULTS
+
+    def targets(next_value: str) -> tuple[bool, bool]:
+        text = (BASES / "base_partA.md").read_text()
+        text = text.format(**{**DEFAULTS["partA"], "next": f"Next experiment: {next_value}"})
+        result = grade_report(Report.parse(text), resolve_exercise("partA"))
+        c = next(c for c in result.criteria if c.id == "next-experiment-targets-bottleneck")
+        return c.passed, c.review
+
+    assert targets("run with_stack=True to find who calls aten::to; also switch to FA3.") == (
+        False,
+        True,
+    )
+    assert targets("switch the attention to FlashAttention-3.") == (False, False)

@@ -155,7 +155,11 @@ def changes_in(text: str) -> frozenset[str]:
     )
 
 
-_OPENER = re.compile(r"^\W*(?:(?:also|then|maybe|perhaps|finally)\s+)*(\S+)", re.IGNORECASE)
+_OPENER = re.compile(
+    r"^\W*(?:(?:also|then|maybe|perhaps|finally|meanwhile|simultaneously|at the same time|"
+    r"in parallel)\W+)*(\S+)",
+    re.IGNORECASE,
+)
 _BRACKETS = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 
 
@@ -178,6 +182,7 @@ def split_steps(item: str) -> list[list[str]]:
     step it is in ("keep the cache on the GPU in bf16 (drop the .to + cast)")."""
     groups: list[list[str]] = []
     for part in _HARD_STEP.split(_BRACKETS.sub(" ", item)):
+        part = _REASON_TAIL.sub("", part)  # "..., because FA3 is the newest and fastest"
         steps: list[str] = []
         pieces = _SOFT_STEP.split(part)
         current = pieces[0]
@@ -194,6 +199,8 @@ def split_steps(item: str) -> list[list[str]]:
     return groups
 
 
+# A reason given for a step is not a step of its own.
+_REASON_TAIL = re.compile(r",?\s(?:because|since|given that)\s.*$", re.IGNORECASE | re.DOTALL)
 _PARTICIPLE = re.compile(r"^\W*\w+ed(?:/\w+ed)?\b", re.IGNORECASE)
 
 
@@ -329,7 +336,7 @@ def _objects(text: str) -> set[str]:
 
 
 _FOLLOWS_UP = re.compile(
-    r"\b(?:that|those|the|this) (?:[\w↔/-]+ ){0,3}?(?:tensor|tensors|one|ones|culprit|"
+    r"\b(?:that|those|the|this) (?:[\w↔→/-]+ ){0,3}?(?:tensor|tensors|one|ones|culprit|"
     r"offender|call|calls|line|lines|source|op|ops|buffer|code|cast|casts|copy|copies|"
     r"transfer|transfers|conversion|round-?trips?)\b|\b(?:it|them|whatever|wherever|anything|"
     r"everything|instead)\b|\boffending\b|"

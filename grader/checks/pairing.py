@@ -267,6 +267,12 @@ def _alternatives(unit: Unit, part: str = "hypotheses") -> list[Unit]:
             if len(halves) >= 2 and len({cause_of(h) for h in halves} - {None}) == len(halves):
                 pieces = halves
         pieces = [*pieces, *tail] if len(pieces) >= 2 else [unit.text]
+    if part == "hypotheses" and len(pieces) == 1 and _OR_ELSE.search(unit.text):
+        # "Hypotheses: dtype cast, or cpu->gpu copy.": a cause on each side of ", or"
+        halves = [h for h in _OR_ELSE.split(unit.text) if h.strip()]
+        causes = [cause_of(split_test(h)[0]) for h in halves]
+        if len(halves) >= 2 and all(causes) and len(set(causes)) == len(causes):
+            pieces = halves
     if part == "hypotheses" and len(pieces) == 1 and ";" in unit.text:
         # "weights streamed to the GPU every call; activations converted fp32 <-> bf16":
         # one cause on each side of the semicolon

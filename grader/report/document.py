@@ -97,6 +97,9 @@ _SPACES = re.compile(r"[ \t\u00a0]+")
 _BOLD_LEAD = re.compile(r"^\s*(\*\*|__)([^*_\n:]{1,40}?)\1(?=[ \t]+[^\s:\-\u2014\u2013])")
 
 
+_COLUMN_GAP = re.compile(r"[ \t]{2,}|\t")
+
+
 def _clean(text: str) -> str:
     if "  " in text or "\t" in text or "\u00a0" in text:  # most lines have nothing to collapse
         text = _SPACES.sub(" ", text)
@@ -210,5 +213,8 @@ def parse_document(text: str) -> list[Line]:
             for i, part in enumerate(tok.content.split("\n")):
                 if part.strip():
                     block += 1
-                    lines.append(Line(start + i, _clean(part), "code", block=block))
+                    # columns set apart by spaces ("Top CUDA time     matmul 6.1 ms") keep
+                    # two spaces between them, where a field's label may end
+                    part = _COLUMN_GAP.sub("  ", part.strip())
+                    lines.append(Line(start + i, part, "code", block=block))
     return lines

@@ -19,15 +19,17 @@ from grader.report.sections import BRACKET_TAG, LABEL_LEAD, TIME_STAMP, opens_pa
 from grader.yamlload import package_data
 
 _SEPARATOR = re.compile(
-    # "Label: value", "Label - value", "Label = value", a dotted leader "Label ..... value"
-    r"^(?P<label>[^:|=.]{1,60}?)\s*(?::|\s[-–—=]+(?:\s|$)|[–—]|=|\.{3,}|…+)\s*(?P<value>.*)$"
+    # "Label: value", "Label - value", "Label = value", a dotted leader "Label ..... value",
+    # a code block's columns "Label  value"
+    r"^(?P<label>[^:|=.]{1,60}?)(?:\s*(?::|\s[-–—=]+(?:\s|$)|[–—]|=|\.{3,}|…+)|(?<=\S)  (?=\S))"
+    r"\s*(?P<value>.*)$"
 )
 # An enumerator, a bullet, a heading mark, or a lab notebook's time stamp ("[14:05] Workload:")
 _NUMBERING = re.compile(
     rf"^\s*(?:\d{{1,2}}(?:\.\d{{1,2}})+\.?(?=\s)|\(?\d+[a-z]?[.)]|[-*•·>]|#+|"
     rf"(?:{TIME_STAMP}|{BRACKET_TAG})(?=\s))\s*"  # "1.1 Workload:", a memo's numbering
 )
-_LEADER = re.compile(r"\.{3,}|…")
+_LEADER = re.compile(r"\.{3,}|…|\S  \S")
 _DECOR = re.compile(r"[*_`#~]+")
 _ASKED = re.compile(
     r"^(?:what(?:'s|\s+is|\s+was|\s+are|\s+were)?|which)\s+(?:(?:the|your)\s+)?", re.I
@@ -44,6 +46,8 @@ PLACEHOLDERS = re.compile(
     r"|^\s*(?:todo|tbd|tba|to be decided|to be done)\b\W*(?:not sure(?: yet)?|unsure|"
     r"don.t know(?: yet)?|no idea|see (?:the )?(?:list|below|above|notes?)|later|pending|"
     r"for now)?\W*$"
+    # no answer yet: "(not sure yet)", "no idea"
+    r"|^\s*\(?\s*(?:not sure|unsure|no idea|don.t know|idk|no clue)(?: yet)?\s*\)?\W*$"
     # a pointer elsewhere: "see Next experiment below", "see the list"
     r"|^\s*see (?:the )?(?:[\w/]+ ){0,3}(?:below|above|list|later|notes?)\W*$",
     re.IGNORECASE,
@@ -206,8 +210,10 @@ def _label_value(line: Line) -> tuple[str, str, bool] | None:
     if d and (hit := match_label(d.group("label"))) is not None and not hit[2]:
         return d.group("label"), d.group("value"), True  # "Workload. Decoder-only LLM: ..."
     m = _SEPARATOR.match(text)
-    if m:  # a dotted leader needs a label spelled right: "Next we experimented... and"
-        return m.group("label"), m.group("value"), bool(_LEADER.search(text, 0, m.start("value")))
+    if m:  # a dotted leader or a column gap needs a label spelled right ("Next we
+        # experimented... and it failed")
+        leader = _LEADER.search(text, 0, m.start("value") + 1)
+        return m.group("label"), m.group("value"), leader is not None
     if d:
         return d.group("label"), d.group("value"), True
     if line.text.rstrip().endswith("?"):  # "What is the workload?" asked, answer below
