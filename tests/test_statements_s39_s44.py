@@ -540,3 +540,29 @@ def test_an_attention_kernel_beside_a_targeting_step_is_flagged() -> None:
         True,
     )
     assert targets("switch the attention to FlashAttention-3.") == (False, False)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "passed"),
+    [
+        ("Fused attention was considered orthogonal to the launch problem.", True),
+        ("A fused attention kernel was considered premature here.", True),
+        ("I would consider a fused attention kernel next.", False),
+    ],
+)
+def test_considered_judges_consider_proposes(sentence: str, passed: bool) -> None:
+    got = grade("partB", attention_1=sentence)
+    assert got["no-premature-attention-kernel"] is passed
+
+
+@pytest.mark.parametrize(
+    ("top", "passed"),
+    [
+        ("aten::copy_, about 39 % of the CUDA time (matmuls take the other 61 %)", False),
+        ("61% of CUDA time: aten::copy_", True),
+        ("aten::copy_ at 61% of CUDA time, matmul 20%", True),
+    ],
+)
+def test_the_share_is_the_ops_own(top: str, passed: bool) -> None:
+    text = PART_C.format(workload="7B model, decode, batch 1", top=top, comment="")
+    assert grade_text(text, "partC")["copy-share-stated"] is passed
