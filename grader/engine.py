@@ -11,7 +11,13 @@ from grader.checks.registry import Context, Evidence, Verdict, get_check
 from grader.exercises import Exercise
 from grader.report.model import Report
 from grader.rubric import Rubric, criterion_titles, rubric_for
-from grader.stuffing import JUDGE_CLAIMS, stuffed_line, stuffed_verdict
+from grader.stuffing import (
+    JUDGE_CLAIMS,
+    LOOK_AGAIN,
+    judged_description,
+    stuffed_line,
+    stuffed_verdict,
+)
 
 LETTERS = ((90, "A"), (80, "B"), (70, "C"), (60, "D"))
 
@@ -97,6 +103,7 @@ def grade_report(
     if blank:
         report.warnings = (*report.warnings, f"{report.source}: {NOTHING_TO_GRADE}")
     stuffed = None if blank else stuffed_line(report)
+    judged = None if blank or stuffed else judged_description(report)
     for crit in rubric.applicable(analysis.bottleneck):
         if blank:
             verdict = Verdict.no(None, NOTHING_TO_GRADE)
@@ -104,6 +111,8 @@ def grade_report(
             verdict = stuffed_verdict(stuffed)
         else:
             verdict = get_check(crit.check).fn(Context(report, exercise, analysis, crit.params))
+            if judged is not None and verdict.passed and crit.id in JUDGE_CLAIMS:
+                verdict = verdict._replace(review=True, detail=verdict.detail or LOOK_AGAIN)
         results.append(
             CriterionResult(
                 id=crit.id,

@@ -52,5 +52,23 @@ def stuffed_line(report: Report) -> Evidence | None:
     return None
 
 
+LOOK_AGAIN = (
+    "the Workload or Hardware line judges the run instead of describing it, as keyword-stuffed "
+    "reports do: a person may check that this claim is really made"
+)
+
+
+def judged_description(report: Report) -> Evidence | None:
+    """The Workload or Hardware field that carries a judgement of the run ("a 4096-token
+    prefill regime ... found to be co-limiting", "L4, launch-limited"), when no finding field
+    is a bare list: half the sign of stuffing.  Of 62 labelled reports that show it, 57 are
+    keyword soup; the claims such a report passes are flagged for a person, not failed."""
+    for key in _DESCRIBE:
+        f = report.fields.get(key)
+        if f is not None and f.value_lines and has("judging_words", f.value):
+            return report.quote(f.value_lines[0].number)
+    return None
+
+
 def stuffed_verdict(evidence: Evidence) -> Verdict:
     return Verdict.no(evidence, STUFFED)

@@ -566,3 +566,65 @@ def test_considered_judges_consider_proposes(sentence: str, passed: bool) -> Non
 def test_the_share_is_the_ops_own(top: str, passed: bool) -> None:
     text = PART_C.format(workload="7B model, decode, batch 1", top=top, comment="")
     assert grade_text(text, "partC")["copy-share-stated"] is passed
+
+
+@pytest.mark.parametrize(
+    ("value", "n"),
+    [
+        # a method runs to its clause's end; tools named first are applied
+        (
+            'torch.compile with mode="reduce-overhead", CUDA graphs for the decode step, and '
+            "raising the batch to 8 - then compare tokens/s for each",
+            3,
+        ),
+        (
+            "compile the decode step with torch.compile so add and relu fuse into fewer kernels, "
+            "and re-profile counting kernel launches per token",
+            1,
+        ),
+        # another change offered after "or" + a verb
+        (
+            "replace the SDPA attention with FlashAttention-3 or write a custom Triton attention "
+            "kernel",
+            2,
+        ),
+        # a change added in brackets; brackets that extend the object add nothing
+        (
+            "with_stack=True profile to see who calls aten::to (and maybe try FlashAttention-3 at "
+            "the same time since we're re-running anyway)",
+            2,
+        ),
+        (
+            "fuse the add + relu (and the matmul epilogue) into one kernel per layer with "
+            "torch.compile; measure launches per token",
+            1,
+        ),
+        # two fixes of different kinds
+        (
+            "force the KV cache to bf16 and switch all H2D to pinned memory + non_blocking=True, "
+            "then re-profile.",
+            2,
+        ),
+    ],
+)
+def test_counting_tools_alternatives_and_additions(value: str, n: int) -> None:
+    assert experiments_in(value) == n
+
+
+@pytest.mark.parametrize(
+    ("workload", "flagged"),
+    [
+        ("a 4096-token prefill regime in which compute and movement were co-limiting", True),
+        ("decoder-only LLM, prompt 4096, output 128, bf16 weights, batch 1", False),
+    ],
+)
+def test_a_description_that_judges_the_run_flags_the_claims(workload: str, flagged: bool):
+    from grader.engine import grade_report
+    from grader.exercises import resolve_exercise
+    from tests.test_statements import BASES, DEFAULTS
+
+    text = (BASES / "base_partA.md").read_text().format(**DEFAULTS["partA"])
+    text = text.replace(text.splitlines()[0], f"Workload: {workload}")
+    result = grade_report(Report.parse(text), resolve_exercise("partA"))
+    tokenizer = next(c for c in result.criteria if c.id == "tokenizer-outside-gpu")
+    assert tokenizer.passed and tokenizer.review is flagged

@@ -75,9 +75,12 @@ _NOT_A_STEP = re.compile(
     re.IGNORECASE,
 )
 # A method or means: "via torch.compile", "using CUDA graphs", "with reduce-overhead".
-_METHOD = re.compile(r"\s(?:via|using|through|with|by means of)\s.*$", re.IGNORECASE)
+# It runs to the clause's end: in 'torch.compile with mode="reduce-overhead", CUDA graphs
+# for the decode step, and raising the batch to 8' the graphs and the batch are changes too.
+_METHOD = re.compile(r"\s(?:via|using|through|with|by means of)\s[^,;]*", re.IGNORECASE)
 _ALTERNATIVES = re.compile(
-    r"\beither\b.+\bor\b|\bor (?:just |simply |even )?(?:try|use|maybe|perhaps|alternatively)\b"
+    r"\beither\b.+\bor\b|\bor (?:just |simply |even )?(?:try|use|maybe|perhaps|alternatively|write|"
+    r"build|implement|port|swap|switch)\b"
     r"|\balternatively\b|\(or\b|,\s+or\s"
     r"|\bwhichever (?:is|one|of|comes|works|you)\b|\bor else\b",
     re.IGNORECASE,
@@ -173,7 +176,10 @@ def _acts(text: str) -> bool:
     """Does ``text`` open with something done: a change, a probe, or a tool applied?"""
     m = _OPENER.match(text)
     word = m.group(1) if m else ""
-    return bool(has("test_change", word) or has("test_probe", word) or changes_in(word))
+    # a tool named first ("CUDA graphs for the decode step") is applied
+    head = " ".join(text[m.start(1) :].split()[:2]) if m else ""
+    named_first = any(p.match(head) for p in change_kinds().values())
+    return bool(has("test_change", word) or has("test_probe", word) or named_first)
 
 
 def split_steps(item: str) -> list[list[str]]:
@@ -181,6 +187,8 @@ def split_steps(item: str) -> list[list[str]]:
     separate parts they stand in ("; ", "and also").  What stands in brackets explains the
     step it is in ("keep the cache on the GPU in bf16 (drop the .to + cast)")."""
     groups: list[list[str]] = []
+    # "(and maybe try FlashAttention-3 at the same time)" adds a step; other brackets explain
+    item = _ADDED_IN_BRACKETS.sub(lambda m: f"; {m.group(1)}", item)
     for part in _HARD_STEP.split(_BRACKETS.sub(" ", item)):
         part = _REASON_TAIL.sub("", part)  # "..., because FA3 is the newest and fastest"
         steps: list[str] = []
@@ -199,6 +207,9 @@ def split_steps(item: str) -> list[list[str]]:
     return groups
 
 
+_ADDED_IN_BRACKETS = re.compile(
+    r"\(\s*((?:(?:and|plus)\s+(?:maybe|perhaps|also|then|try)|also)\b[^()]*)\)", re.IGNORECASE
+)
 # A reason given for a step is not a step of its own.
 _REASON_TAIL = re.compile(r",?\s(?:because|since|given that)\s.*$", re.IGNORECASE | re.DOTALL)
 _PARTICIPLE = re.compile(r"^\W*\w+ed(?:/\w+ed)?\b", re.IGNORECASE)
