@@ -628,3 +628,18 @@ def test_a_description_that_judges_the_run_flags_the_claims(workload: str, flagg
     result = grade_report(Report.parse(text), resolve_exercise("partA"))
     tokenizer = next(c for c in result.criteria if c.id == "tokenizer-outside-gpu")
     assert tokenizer.passed and tokenizer.review is flagged
+
+
+@pytest.mark.parametrize(
+    ("cpu", "passed"),
+    [
+        # three of the tokenizer's terms side by side say nothing of it
+        ("tokenizer CPU TTFT host latency 22ms.", False),
+        ("tokenizer CPU orchestration overhead, queue, TTFT", False),
+        # a value read off the table breaks the run
+        ("tokenizer.encode 22 ms CPU, 0 CUDA; adds to TTFT", True),
+        ("tokenizer 22ms (CPU; adds to TTFT)", True),
+    ],
+)
+def test_a_run_of_tokenizer_terms(cpu: str, passed: bool) -> None:
+    assert memo(cpu=cpu)["tokenizer-outside-gpu"] is passed

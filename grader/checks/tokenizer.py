@@ -40,7 +40,7 @@ def tokenizer_outside_gpu(ctx: Context) -> Verdict:
             if is_keyword_list(written):
                 carried = False
                 continue
-            sentence = _SLASH_RUN.sub(" ", written)
+            sentence = _TERM_RUN.sub(" ", _SLASH_RUN.sub(" ", written))
             own = bool(mentions("tokenizer", sentence))
             other = names("math", sentence) or names("movement", sentence)
             about = own or ((carried or note) and carries_subject(sentence) and not other)
@@ -76,6 +76,11 @@ _TITLE_END = re.compile(r"[?:]\s*$")
 # Three or more bare terms joined by slashes ("tokenizer/TTFT/CPU considerations") name
 # ideas side by side and say nothing of them.
 _SLASH_RUN = re.compile(r"(?<![\w/])[\w.-]+(?:/[\w.-]+){2,}(?![\w/])")
+# ... and so do three or more of the tokenizer's terms side by side with nothing between
+# them but spaces ("tokenizer CPU TTFT host latency"); a value read off the table breaks
+# the run ("tokenizer.encode 22 ms CPU, 0 CUDA").
+_TERM = r"(?:tokeni[sz]\w*(?:\.encode)?|cpu|gpu|host|ttft|latency|orchestration|overhead|cuda)"
+_TERM_RUN = re.compile(rf"\b{_TERM}(?:[ \t]+{_TERM}){{2,}}\b", re.IGNORECASE)
 
 
 def _title_of_tokenizer(text: str) -> bool:
