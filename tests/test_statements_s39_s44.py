@@ -643,3 +643,19 @@ def test_a_description_that_judges_the_run_flags_the_claims(workload: str, flagg
 )
 def test_a_run_of_tokenizer_terms(cpu: str, passed: bool) -> None:
     assert memo(cpu=cpu)["tokenizer-outside-gpu"] is passed
+
+
+@pytest.mark.parametrize(
+    ("not_yet", "passed"),
+    [
+        # a thing that names no part of the run
+        ("Not yet: premature optimization, since evidence comes first.", False),
+        ("Not yet: not optimizing prematurely, because of the profiler discipline.", False),
+        ("What I would not optimize yet: nothing is ready, because it is not yet time.", False),
+        # a part of the run, however the lead is written
+        ("**Not yet.** I'd leave attention alone. It's already a fused flash kernel.", True),
+        ("Not yet: optimizing the attention kernel, because it is already flash.", True),
+    ],
+)
+def test_a_not_yet_names_a_part_of_the_run(not_yet: str, passed: bool) -> None:
+    assert grade("partA", not_yet=not_yet)["not-yet-with-reason"] is passed

@@ -34,6 +34,22 @@ _ONE_WORD_REASON = re.compile(
 _NO_THING = re.compile(r"^\W*(?:because|since|as|b/c|bc|cuz)\b", re.IGNORECASE)
 
 
+# What names no part of the run: "Not yet: premature optimization, since ...", "nothing is
+# ready to be optimized yet", "anything glamorous", "not optimizing prematurely".
+_VAGUE_WORDS = frozenset(_raw()["not_yet_vague_words"].split())
+_LEAD_ONLY = re.compile(r"^\W*not (?:yet|now|for now)\W*(?:[.:\u2014\u2013-]\W*)", re.IGNORECASE)
+_NOTHING_FIRST = re.compile(r"^\W*(?:is |are )?(?:nothing|anything|everything)\b", re.IGNORECASE)
+
+
+def _names_nothing(text: str) -> bool:
+    """Does the thing (what comes before the reason) name no part of the run?"""
+    text = _LEAD_ONLY.sub("", text)  # "Not yet. I'd leave attention alone."
+    m = _THING_END.search(text)
+    thing = text[: m.start()] if m else text
+    words = {w.lower().strip("*_`'\".,") for w in thing.split()} - {""}
+    return bool(_NOTHING_FIRST.match(thing)) or (bool(words) and words <= _VAGUE_WORDS)
+
+
 def _reason(text: str) -> str:
     """What follows the thing named: the reason, with its "because"/"since" kept."""
     m = _THING_END.search(text)
@@ -75,7 +91,7 @@ def not_yet_with_reason(ctx: Context) -> Verdict:
             words = {w.lower().strip("*_`") for w in (label.group(1).split() if label else [])}
             # "Not yet: slice, because ..." names the thing after the lead; "Not touching
             # attention for now: it is already flash" names it in the lead itself.
-            if words <= _LEAD_WORDS and _NO_THING.match(after):
+            if words <= _LEAD_WORDS and (_NO_THING.match(after) or _names_nothing(after)):
                 continue  # "Not yet: because it would be premature" names nothing
             reason = _reason(after) if words <= _LEAD_WORDS else after
         enough = len(reason.split()) >= MIN_REASON_WORDS or _ONE_WORD_REASON.search(reason)
@@ -106,7 +122,7 @@ def _said_in_prose(ctx: Context) -> Verdict | None:
             found = section_of(sentence)
             if found is None or found[0] != "not_yet":
                 continue
-            if _NO_THING.match(found[1]):
+            if _NO_THING.match(found[1]) or _names_nothing(found[1]):
                 return Verdict.no(
                     Evidence(tl.number, sentence), "gives a reason but names no thing"
                 )
