@@ -659,3 +659,24 @@ def test_a_run_of_tokenizer_terms(cpu: str, passed: bool) -> None:
 )
 def test_a_not_yet_names_a_part_of_the_run(not_yet: str, passed: bool) -> None:
     assert grade("partA", not_yet=not_yet)["not-yet-with-reason"] is passed
+
+
+def test_evidence_beside_no_diagnosis_is_flagged() -> None:
+    from grader.engine import grade_report
+    from grader.exercises import resolve_exercise
+    from tests.test_statements import BASES, DEFAULTS
+
+    def evidence(diagnosis: str) -> tuple[bool, bool]:
+        slots = {
+            **DEFAULTS["partB"],
+            "diagnosis": diagnosis,
+            "attention_2": "No attention.",
+            "next": "Next experiment: rerun on an A100 and compare.",
+        }
+        text = (BASES / "base_partB.md").read_text().format(**slots)
+        result = grade_report(Report.parse(text), resolve_exercise("partB"))
+        c = next(c for c in result.criteria if c.id == "overhead-evidence")
+        return c.passed, c.review
+
+    assert evidence("So the GPU is doing a lot of math.") == (True, True)
+    assert evidence("So the GPU sits idle waiting for the host.") == (True, False)

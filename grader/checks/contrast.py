@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from grader.checks.common import DEVICE_WORD, Sentence, iter_sentences, line_sentences
-from grader.checks.diagnosis import refused
+from grader.checks.diagnosis import diagnosis_matches, refused
 from grader.checks.partrefs import lead_letter, own_part, part_refs
 from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.language import has
@@ -92,7 +92,10 @@ def _backs(ctx: Context, evidence: Evidence, what: str) -> Verdict:
     ("I would not say that this run is overhead-bound; the 240 launches are ...")."""
     turned_down = refused(ctx)
     if turned_down is None:
-        return Verdict.yes(evidence, what)
+        # numbers beside no diagnosis the grader reads: labellers pass the evidence only
+        # with the diagnosis (every labelled report that fails one fails the other)
+        unbacked = not diagnosis_matches(ctx).passed
+        return Verdict.yes(evidence, what, review=unbacked)
     return Verdict.no(
         Evidence(turned_down.line.number, turned_down.text),
         f"cites the numbers ({what}) but does not conclude the run is {ctx.expected}",
