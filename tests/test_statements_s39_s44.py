@@ -680,3 +680,25 @@ def test_evidence_beside_no_diagnosis_is_flagged() -> None:
 
     assert evidence("So the GPU is doing a lot of math.") == (True, True)
     assert evidence("So the GPU sits idle waiting for the host.") == (True, False)
+
+
+def test_contrast_answers_that_conflict_with_the_diagnosis_are_flagged() -> None:
+    from grader.engine import grade_report
+    from grader.exercises import resolve_exercise
+    from tests.test_statements import BASES, DEFAULTS
+
+    def review(diagnosis: str) -> dict[str, tuple[bool, bool]]:
+        slots = {
+            **DEFAULTS["partB"],
+            "diagnosis": diagnosis,
+            "next": "Next experiment: rerun on an A100 and compare.",
+        }
+        text = (BASES / "base_partB.md").read_text().format(**slots)
+        result = grade_report(Report.parse(text), resolve_exercise("partB"))
+        return {c.id: (c.passed, c.review) for c in result.criteria}
+
+    wrong = review("This run is compute-bound: the matmuls dominate.")
+    assert wrong["fused-attention-wrong-here"] == (True, True)
+    right = review("So the GPU sits idle waiting for the host: overhead-bound.")
+    assert right["fused-attention-wrong-here"] == (True, False)
+    assert right["top-cuda-meaning"][1] is False

@@ -226,7 +226,15 @@ def fused_attention_wrong_here(ctx: Context) -> Verdict:
         (t for t in scope if has("kernel_cannot_help", t.text) or _gpu_waits(t.text)), None
     )
     if no_cost and waiting:
-        return Verdict.yes(waiting, "no attention in the table, and the GPU waits on the host")
+        from grader.checks.diagnosis import diagnosis_matches  # it reads attention proposals
+
+        # the GPU said to wait on the host, in a report whose diagnosis the grader reads
+        # otherwise: two things said, a person may look (5 of 393 labelled pass one alone)
+        return Verdict.yes(
+            waiting,
+            "no attention in the table, and the GPU waits on the host",
+            review=not diagnosis_matches(ctx).passed,
+        )
     if scope and not no_cost and not waiting:
         return Verdict.no(scope[0], "gives no reason tied to this table")
     # half of the reason: a person may read the other half in words the grader does not know

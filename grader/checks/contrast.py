@@ -218,7 +218,11 @@ def top_cuda_meaning(ctx: Context) -> Verdict:
         ):
             b_half = b_half or tl
     if a_half and b_half:
-        return Verdict.yes(b_half, "both parts' top CUDA names explained")
+        # B's half says the GPU waits on the host: a report whose diagnosis the grader
+        # reads otherwise says two things (no labelled report passes one and fails the other)
+        return Verdict.yes(
+            b_half, "both parts' top CUDA names explained", review=not diagnosis_matches(ctx).passed
+        )
     # one half explained: the other may be said in words the grader does not know
     if a_half:
         return Verdict.no(
