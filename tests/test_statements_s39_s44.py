@@ -702,3 +702,28 @@ def test_contrast_answers_that_conflict_with_the_diagnosis_are_flagged() -> None
     right = review("So the GPU sits idle waiting for the host: overhead-bound.")
     assert right["fused-attention-wrong-here"] == (True, False)
     assert right["top-cuda-meaning"][1] is False
+
+
+@pytest.mark.parametrize(
+    ("value", "n"),
+    [
+        # fusing is what a fused attention kernel does: one change
+        (
+            "replace the attention + MLP with a FlashAttention-2 fused block so each layer is one "
+            "launch",
+            1,
+        ),
+        ("replace SDPA with a custom Triton attention kernel fused with the QKV matmul", 1),
+        # ... unless the fusion is a change of its own
+        ("swap the SDPA path for FlashAttention-3 and a fused QKV kernel, measure p99.", 2),
+        # only the last means is a method when the change is named before it
+        (
+            'capture the decode step with CUDA graphs via torch.compile(mode="reduce-overhead") '
+            "and re-profile",
+            1,
+        ),
+        ("fused attention kernel to improve tensor core utilisation and reduce overhead", 1),
+    ],
+)
+def test_facets_and_methods_of_one_change(value: str, n: int) -> None:
+    assert experiments_in(value) == n

@@ -67,6 +67,7 @@ _HARD_STEP = re.compile(
     re.IGNORECASE,
 )
 _SOFT_STEP = re.compile(r",\s(?:and\s)?(?:then\s)?|\s\+\s|\splus\s|\sand\s(?:then\s)?")
+_SOFT_STEP_KEPT = re.compile(f"({_SOFT_STEP.pattern})")
 # A step that only describes or predicts: "under the hood it fuses ...", "if latency barely
 # moves, overhead is confirmed", "expect an fp32 cast per layer".
 _NOT_A_STEP = re.compile(
@@ -77,6 +78,7 @@ _NOT_A_STEP = re.compile(
 # A method or means: "via torch.compile", "using CUDA graphs", "with reduce-overhead".
 # It runs to the clause's end: in 'torch.compile with mode="reduce-overhead", CUDA graphs
 # for the decode step, and raising the batch to 8' the graphs and the batch are changes too.
+_LAST_MEANS = re.compile(r"\s(?:via|using|through|by means of)\s[^,;]*$", re.IGNORECASE)
 _METHOD = re.compile(r"\s(?:via|using|through|with|by means of)\s[^,;]*", re.IGNORECASE)
 _ALTERNATIVES = re.compile(
     r"\beither\b.+\bor\b|\bor (?:just |simply |even )?(?:try|use|maybe|perhaps|alternatively|write|"
@@ -192,16 +194,16 @@ def split_steps(item: str) -> list[list[str]]:
     for part in _HARD_STEP.split(_BRACKETS.sub(" ", item)):
         part = _REASON_TAIL.sub("", part)  # "..., because FA3 is the newest and fastest"
         steps: list[str] = []
-        pieces = _SOFT_STEP.split(part)
+        pieces = _SOFT_STEP_KEPT.split(part)  # text, joint, text, joint, ...
         current = pieces[0]
-        for piece in pieces[1:]:
+        for joint, piece in zip(pieces[1::2], pieces[2::2], strict=True):
             # "... is kept in fp32 and converted/moved every step": a participle goes on
             # describing; it does not start a step
             if _acts(piece) and not _NOT_A_STEP.match(piece) and not _PARTICIPLE.match(piece):
                 steps.append(current)
                 current = piece
-            else:
-                current = f"{current} {piece}"
+            else:  # the joint stays: "FlashAttention-3 and a fused QKV kernel"
+                current = f"{current}{joint}{piece}"
         steps.append(current)
         groups.append([s for s in steps if s.strip() and not _NOT_A_STEP.match(s)])
     return groups
@@ -223,12 +225,37 @@ def _changes(step: str) -> set[str]:
     # "check whether the ids are created on the CPU and moved to the GPU": what follows
     # "whether" is the question the probe asks, not a change it makes
     main = strip_asides(_QUESTION.split(step, maxsplit=1)[0])
-    kinds = changes_in(_METHOD.sub("", main)) or changes_in(main)
+    # the method of a change is part of it; when the method holds the change itself ("capture
+    # the step with CUDA graphs via torch.compile"), only the last means is its method
+    kinds = (
+        changes_in(_METHOD.sub("", main))
+        or changes_in(_LAST_MEANS.sub("", main))
+        or changes_in(main)
+    )
+    if {"attention_kernel", "fusion"} <= kinds and _fused_attention(main):
+        kinds -= {"fusion"}  # "a FlashAttention-2 fused block": fusing is what the kernel does
     tools = set(kinds - FIX_KINDS)
     fix = set(kinds & FIX_KINDS)
     if not fix and not tools and _opens_with_change(main):
         fix = {"change"}  # "drop the .cpu() on the logits": a fix of a kind not listed
     return tools | ({min(fix)} if fix else set())
+
+
+_JOINED = re.compile(r"\band\b|\bplus\b|[,;+]", re.IGNORECASE)
+
+
+def _fused_attention(text: str) -> bool:
+    """Is every fusion in ``text`` said of the attention kernel beside it ("a FlashAttention-2
+    fused block", "a Triton attention kernel fused with the QKV matmul"), with no "and"
+    between that would make it a change of its own ("FlashAttention-3 and a fused QKV kernel")?"""
+    kinds = change_kinds()
+    attention = [m.span() for m in kinds["attention_kernel"].finditer(text)]
+    for f in kinds["fusion"].finditer(text):
+        if not any(
+            not _JOINED.search(text[min(e, f.end()) : max(s, f.start())]) for s, e in attention
+        ):
+            return False
+    return True
 
 
 _METHOD_KINDS = (

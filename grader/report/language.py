@@ -308,7 +308,8 @@ _PARENTHESES = re.compile(r"\([^()]*\)")
 _ASIDE = re.compile(
     r"\s(?:so|so that|because|since|which|in order to|to (?:see|find|check|confirm|make|"
     r"measure|know|learn|identify|locate|tell|get|verify|attribute|compare|read|record|fuse|reduce|"
-    r"remove|avoid|cut|eliminate|lower|speed|save|hide|amortize|amortise|shrink))\b"
+    r"remove|avoid|cut|eliminate|lower|speed|save|hide|amortize|amortise|shrink|improve|"
+    r"increase|boost|raise|reach|hit))\b"
     r"|\s(?:and|then) (?:see|check|watch) (?:if|whether)\b|\sby \w+ing\b|\s(?:that|which) \w+s\b"
     r"|,\s*which\b|\s[\u2014\u2013]\s|\s-\s"
 )
