@@ -727,3 +727,39 @@ def test_contrast_answers_that_conflict_with_the_diagnosis_are_flagged() -> None
 )
 def test_facets_and_methods_of_one_change(value: str, n: int) -> None:
     assert experiments_in(value) == n
+
+
+@pytest.mark.parametrize(
+    ("hypotheses", "two", "tested"),
+    [
+        # a labelled hypothesis that names the other is still a hypothesis
+        (
+            "H1: the KV cache is allocated in fp32 and cast to bf16 each layer.\n"
+            'H2: ... I was going to write "the hidden states are fp32 and cast", but that is '
+            "H1 again. So a different H2: the logits are pulled back to the host with .cpu().\n"
+            "\nExperiments:\n- H1: print the cache dtype.\n- H2: look for DtoH memcpy rows.\n",
+            True,
+            True,
+        ),
+        # "moves ... to" is a transfer
+        (
+            "Hypotheses:\n1. The KV cache is fp32 and gets cast.\n2. The model moves the inputs "
+            "to the GPU.\n\nExperiments:\n1. Check the KV cache dtype.\n2. Check where the "
+            "inputs are created.\n",
+            True,
+            True,
+        ),
+        # "Hypothesis:" twice on one line, "Experiment:" twice on the next
+        (
+            "1. Hypothesis: cast of dtype fp32 to bf16. Hypothesis: the input tensor is on the "
+            "cpu and go to gpu.\n2. Experiment: look at dtype in record_shapes, if fp32 the first "
+            "is right. Experiment: look for HtoD memcpy in trace, if none the second is wrong.\n",
+            True,
+            True,
+        ),
+    ],
+)
+def test_hypotheses_labelled_in_line(hypotheses: str, two: bool, tested: bool) -> None:
+    got = grade("partA", hypotheses=hypotheses)
+    assert got["two-hypotheses"] is two
+    assert got["experiment-per-hypothesis"] is tested

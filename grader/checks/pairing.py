@@ -25,7 +25,15 @@ from grader.report.document import Line
 from grader.report.language import _raw
 from grader.report.model import Report
 from grader.report.patterns import Pattern
-from grader.report.sections import CONTINUES, FOR_LETTER, FOR_REF, Unit, _marker, split_units
+from grader.report.sections import (
+    _HYPOTHESIS_START,
+    CONTINUES,
+    FOR_LETTER,
+    FOR_REF,
+    Unit,
+    _marker,
+    split_units,
+)
 
 _ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6}
 
@@ -444,6 +452,8 @@ def _is_test_unit(unit: Unit) -> bool:
     which outcome confirms which hypothesis ("If ..., it's H1 and H2 is out")."""
     if _TEST_LABEL.match(unit.text) or (_DECIDES_REF.search(unit.text) and is_test(unit.text)):
         return True  # "E1 - ...", "print dtypes at layer boundaries -> confirms/kills H1"
+    if _HYPOTHESIS_START.match(unit.text) and "\n" not in unit.text:
+        return False  # "H2: ... not the same cause as H1: the logits go back with .cpu()"
     # "First, a dtype mismatch: ... Second, ... Both are tested by the logging run: for the
     # first ...": hypotheses given in order, their test after them, is not a test alone
     first = _NEXT_SENTENCE.split(unit.text, maxsplit=1)[0]

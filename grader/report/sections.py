@@ -239,14 +239,15 @@ CONTINUES = {
     "hypotheses": re.compile(
         r"(?:another|a (?:second|third|further)|the (?:other|second|third)|second(?:ly)?|"
         r"my (?:second|other|next) (?:guess|idea|hypothesis|theory|suspect)|"
-        r"third(?:ly)?|alternatively|or (?:maybe|perhaps)|it (?:could|might|may) also)\b",
+        r"third(?:ly)?|alternatively|or (?:maybe|perhaps)|it (?:could|might|may) also)\b"
+        r"|hypothesis\s*\d?\s*:",  # "Hypothesis: a cast. Hypothesis: the input is on the cpu."
         re.IGNORECASE,
     ),
     "experiments": re.compile(
         r"(?:(?:for|to (?:test|check)|testing|checking) )?(?:the )?(?:second|third|other|"
         r"latter|former)\b|(?:e|exp(?:eriment)?\.?\s*|test (?:for )?h)\d\b"
         r"|(?:for|to (?:test|check)|testing|checking) the [\w/-]+ (?:hypothesis|idea|theory|"
-        r"one|case|guess|explanation|suspect)\b",
+        r"one|case|guess|explanation|suspect)\b|experiment\s*\d?\s*:",
         re.IGNORECASE,
     ),
 }
