@@ -763,3 +763,16 @@ def test_hypotheses_labelled_in_line(hypotheses: str, two: bool, tested: bool) -
     got = grade("partA", hypotheses=hypotheses)
     assert got["two-hypotheses"] is two
     assert got["experiment-per-hypothesis"] is tested
+
+
+@pytest.mark.parametrize(
+    ("attention_1", "passed"),
+    [
+        # a verdict after the mark that follows the name
+        ("fused attention: wrong", True),
+        ("Fused attention: wrong, overhead.", True),
+        ("fused attention: yes, try it", False),
+    ],
+)
+def test_a_verdict_after_a_colon(attention_1: str, passed: bool) -> None:
+    assert grade("partB", attention_1=attention_1)["no-premature-attention-kernel"] is passed

@@ -260,7 +260,11 @@ def _cue_before(before: str, window: int) -> bool:
 
 
 def _verdict_after(text: str, end: int) -> bool:
-    tail = text[end : clause_end(text, end, NEGATION_REACH)]
+    stop = clause_end(text, end, NEGATION_REACH)
+    if not text[end:stop].strip() and text[stop : stop + 1] in (":", "=", "\u2014", "\u2013"):
+        # "fused attention: wrong": the verdict stands after the mark that follows the name
+        stop = clause_end(text, stop + 1, NEGATION_REACH)
+    tail = text[end:stop]
     return bool(concept("negation_after").search(tail))
 
 
