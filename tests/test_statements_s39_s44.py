@@ -776,3 +776,30 @@ def test_hypotheses_labelled_in_line(hypotheses: str, two: bool, tested: bool) -
 )
 def test_a_verdict_after_a_colon(attention_1: str, passed: bool) -> None:
     assert grade("partB", attention_1=attention_1)["no-premature-attention-kernel"] is passed
+
+
+@pytest.mark.parametrize(
+    ("bullets", "passed"),
+    [
+        # four bullets with no heading that set the parts side by side at least once
+        (
+            "- Both A and B have matmul on top.\n- Both have copy_.\n- B's copy_ is smaller.\n"
+            "- No fused attention in either.",
+            True,
+        ),
+        (
+            "- overhead-bound vs movement-bound\n- compute vs launches\n- matmul means different "
+            "things\n- fused attention wrong here",
+            True,
+        ),
+        # a list that compares nothing is not a contrast
+        ("- compile the step\n- capture graphs\n- batch requests\n- fuse add and relu", False),
+    ],
+)
+def test_a_contrast_without_a_heading(bullets: str, passed: bool) -> None:
+    text = (
+        "Workload: batch 1, decode 128\nHardware: L4\nTop CUDA time: matmul 6.1 ms\n"
+        "Top CPU / orchestration cost: Python loop 38 ms\nNext experiment: CUDA graphs\n\n"
+        f"{bullets}\n"
+    )
+    assert grade_text(text, "partB")["contrast-four-bullets"] is passed

@@ -102,6 +102,9 @@ def _backs(ctx: Context, evidence: Evidence, what: str) -> Verdict:
     )
 
 
+_SIDE_BY_SIDE = re.compile(r"\bvs\.?\b|\bversus\b|\bboth\b|\bunlike\b|\bwhereas\b", re.IGNORECASE)
+
+
 def contrast_items(report: Report) -> tuple[list[TextLine], TextLine | None]:
     """The top-level items of the contrast's first list, and the contrast's lead line."""
     for sec in report.section("contrast"):
@@ -116,6 +119,13 @@ def contrast_items(report: Report) -> tuple[list[TextLine], TextLine | None]:
             lists.setdefault(ln.list_id, []).append(TextLine(ln.number, ln.text, "contrast"))
     for listed in lists.values():
         if sum(bool(part_refs(i.text)) for i in listed) >= 2:
+            return listed, listed[0]
+    # a list of three or more that sets something side by side at least once ("A movement,
+    # B overhead", "overhead-bound vs movement-bound", "Both A and B have matmul on top")
+    for listed in lists.values():
+        if len(listed) >= 3 and any(
+            part_refs(i.text) or _SIDE_BY_SIDE.search(i.text) for i in listed
+        ):
             return listed, listed[0]
     return [], None
 
