@@ -803,3 +803,17 @@ def test_a_contrast_without_a_heading(bullets: str, passed: bool) -> None:
         f"{bullets}\n"
     )
     assert grade_text(text, "partB")["contrast-four-bullets"] is passed
+
+
+@pytest.mark.parametrize(
+    "not_yet",
+    [
+        "Not now: slice, tiny GPU time (1.4ms).",
+        "Don't optimize yet: the tokenizer — it's on the CPU, so it isn't what's making the GPU "
+        "side slow.",
+        "Some notes first. I would not start on attention: the kernel is already the flash "
+        "variant.",
+    ],
+)
+def test_not_yet_reasons_in_few_words(not_yet: str) -> None:
+    assert grade("partA", not_yet=not_yet)["not-yet-with-reason"]
