@@ -127,8 +127,12 @@ def _said_in_prose(ctx: Context) -> Verdict | None:
                     Evidence(tl.number, sentence), "gives a reason but names no thing"
                 )
             # "I would not touch the attention kernel yet; it's already flash": the lead
-            # holds the thing, the reason follows it
-            reason = _reason(" ".join([found[1] or sentence, *said[i + 1 : i + 2]]))
+            # holds the thing, the reason follows it; "I would not start on attention: the
+            # kernel is already flash" names it before the colon, and all after is the reason
+            label = _LABEL.match(sentence)
+            words = {w.lower().strip("*_`") for w in label.group(1).split()} if label else set()
+            rest = " ".join([found[1] or sentence, *said[i + 1 : i + 2]])
+            reason = rest if label and not words <= _LEAD_WORDS else _reason(rest)
             if len(reason.split()) >= MIN_REASON_WORDS and has("reason_cue", reason):
                 return Verdict.yes(Evidence(tl.number, sentence))
             return Verdict.no(Evidence(tl.number, sentence), "names a thing but not why")
