@@ -817,3 +817,38 @@ def test_a_contrast_without_a_heading(bullets: str, passed: bool) -> None:
 )
 def test_not_yet_reasons_in_few_words(not_yet: str) -> None:
     assert grade("partA", not_yet=not_yet)["not-yet-with-reason"]
+
+
+@pytest.mark.parametrize(
+    ("slots", "passed"),
+    [
+        # a class stated to justify an attention kernel diagnoses nothing about the copies
+        ({"top": "aten::copy_, about 61% of CUDA time"}, True),
+        (
+            {
+                "comment": "The copies are attention shuffling the KV cache around, so attention "
+                "is really the bottleneck."
+            },
+            False,
+        ),
+    ],
+)
+def test_copies_made_attentions_work(slots: dict[str, str], passed: bool) -> None:
+    text = PART_C.format(
+        **{
+            "workload": "7B model, decode, batch 1",
+            "top": "aten::copy_, 61% of CUDA time",
+            "comment": "",
+            **slots,
+        }
+    )
+    assert grade_text(text, "partC")["diagnosis-matches"] is passed
+
+
+def test_a_class_given_as_the_reason_for_an_attention_kernel() -> None:
+    text = (
+        "Workload: 7B model, decode, batch 1\nHardware: L4\nTop CUDA time: aten::copy_, 61% of "
+        "CUDA time\nTop CPU / orchestration cost: the decode loop\nNext experiment: enable "
+        "FlashAttention-2 to cut the memory traffic, since copy_ means we're memory-bound.\n"
+    )
+    assert not grade_text(text, "partC")["diagnosis-matches"]
