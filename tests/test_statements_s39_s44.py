@@ -852,3 +852,46 @@ def test_a_class_given_as_the_reason_for_an_attention_kernel() -> None:
         "FlashAttention-2 to cut the memory traffic, since copy_ means we're memory-bound.\n"
     )
     assert not grade_text(text, "partC")["diagnosis-matches"]
+
+
+FIELD_NAMES = [
+    "Workload",
+    "Hardware",
+    "Top CUDA time",
+    "Top CPU / orchestration cost",
+    "Next experiment",
+]
+FIELD_VALUES = [
+    "decoder-only LLM, 4096 prompt, bf16, batch 1",
+    "L4",
+    "matmul 38.4 ms, copy_ 19.6 ms",
+    "tokenizer.encode 22 ms CPU",
+    "with_stack=True to find who calls aten::to",
+]
+
+
+@pytest.mark.parametrize(
+    "layout",
+    [
+        "<b>{name}</b>: {value}",  # HTML pasted from a rich-text box
+        "<strong>{name}:</strong> {value}",
+        "<tr><td>{name}</td><td>{value}</td></tr>",
+        "{name} -> {value}",  # an arrow between label and value
+        "{name} | {value}",
+        "[{name}] {value}",  # the label in brackets
+        "✅ {name}: {value}",  # a mark before the label
+    ],
+)
+def test_field_layouts_from_other_editors(layout: str) -> None:
+    text = "\n\n".join(
+        layout.format(name=n, value=v) for n, v in zip(FIELD_NAMES, FIELD_VALUES, strict=True)
+    )
+    report = Report.parse(text + "\n")
+    assert all(
+        report.field(k) for k in ("workload", "hardware", "top_cuda", "top_cpu", "next_experiment")
+    )
+
+
+@pytest.mark.parametrize("line", ["Next we tried -> nothing", "[Note] see below", "Hardly | ever"])
+def test_loose_separators_need_a_known_label(line: str) -> None:
+    assert not Report.parse(line + "\n").fields

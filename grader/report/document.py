@@ -100,7 +100,18 @@ _BOLD_LEAD = re.compile(r"^\s*(\*\*|__)([^*_\n:]{1,40}?)\1(?=[ \t]+[^\s:\-\u2014
 _COLUMN_GAP = re.compile(r"[ \t]{2,}|\t")
 
 
+# HTML a learner pastes: cells become " | ", other tags go ("<b>Workload</b>: ...").
+_CELL_EDGE = re.compile(r"</t[dh]>\s*<t[dh][^>]*>", re.IGNORECASE)
+_TAG = re.compile(
+    r"</?(?:b|strong|i|em|u|code|span|td|th|tr|br|p|div|li|ul|ol|table|tbody|thead|sup|sub|"
+    r"mark|small|font)\b[^>]*>",
+    re.IGNORECASE,
+)
+
+
 def _clean(text: str) -> str:
+    if "<" in text and ">" in text:
+        text = _TAG.sub("", _CELL_EDGE.sub(" | ", text))
     if "  " in text or "\t" in text or "\u00a0" in text:  # most lines have nothing to collapse
         text = _SPACES.sub(" ", text)
     return text.strip()

@@ -21,15 +21,18 @@ from grader.yamlload import package_data
 _SEPARATOR = re.compile(
     # "Label: value", "Label - value", "Label = value", a dotted leader "Label ..... value",
     # a code block's columns "Label  value"
-    r"^(?P<label>[^:|=.]{1,60}?)(?:\s*(?::|\s[-–—=]+(?:\s|$)|[–—]|=|\.{3,}|…+)|(?<=\S)  (?=\S))"
+    r"^(?P<label>[^:|=.]{1,60}?)(?:\s*(?::|\s[-–—=]+(?:\s|$)|[–—]|=|\.{3,}|…+)|(?<=\S)  (?=\S)"
+    r"|\s(?:->|→|=>|⇒|\|)\s)"
     r"\s*(?P<value>.*)$"
 )
 # An enumerator, a bullet, a heading mark, or a lab notebook's time stamp ("[14:05] Workload:")
 _NUMBERING = re.compile(
     rf"^\s*(?:\d{{1,2}}(?:\.\d{{1,2}})+\.?(?=\s)|\(?\d+[a-z]?[.)]|[-*•·>]|#+|"
+    # a mark or emoji before the label: "✅ Workload:", "➤ Hardware:"
+    r"[\u2190-\u21ff\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff\ufe0f]+|"
     rf"(?:{TIME_STAMP}|{BRACKET_TAG})(?=\s))\s*"  # "1.1 Workload:", a memo's numbering
 )
-_LEADER = re.compile(r"\.{3,}|…|\S  \S")
+_LEADER = re.compile(r"\.{3,}|…|\S  \S|\s(?:->|→|=>|⇒|\|)\s")
 _DECOR = re.compile(r"[*_`#~]+")
 _ASKED = re.compile(
     r"^(?:what(?:'s|\s+is|\s+was|\s+are|\s+were)?|which)\s+(?:(?:the|your)\s+)?", re.I
@@ -170,6 +173,10 @@ QUESTION_MARK = r"^\s*(?:Q\s*\d*\s*[:.)]|q\s*\d*\s*:)"
 ANSWER_MARK = r"^\s*(?:A\s*\d*\s*[:.)]|a\s*\d*\s*:)"
 _QUESTION = re.compile(rf"{QUESTION_MARK}\s*(?P<label>[^?]{{1,60}}?)\s*\?\s*(?P<value>.*)$")
 _ANSWER = re.compile(rf"{ANSWER_MARK}\s*")
+# A label in brackets: "[Workload] decoder-only LLM"
+_BRACKET_LABEL = re.compile(
+    r"^\W{0,3}\[(?P<label>[^\]]{1,40})\]\s*[:.\u2014\u2013-]?\s*(?P<value>\S.*)$"
+)
 # An answer that names its field in brackets: "A (Top CUDA time): matmul ..."
 _ANSWER_LABEL = re.compile(
     r"^\s*(?:A|Answer)\s*\d*\s*\((?P<label>[^()]{1,40})\)\s*[:.\u2014\u2013-]?\s*(?P<value>.*)$"
@@ -195,6 +202,8 @@ def _label_value(line: Line) -> tuple[str, str, bool] | None:
     if line.bold_lead and (hit := match_label(line.bold_lead)) is not None and not hit[2]:
         rest = line.text[line.text.find(line.bold_lead) + len(line.bold_lead) :]
         return line.bold_lead, rest.strip(), False  # "**Workload** decoder-only LLM, ..."
+    if (b := _BRACKET_LABEL.match(line.text)) is not None and match_label(b.group("label")):
+        return b.group("label"), b.group("value"), True  # "[Workload] decoder-only LLM"
     text = _NUMBERING.sub("", line.text)
     if (a := _ANSWER_LABEL.match(text)) is not None and match_label(a.group("label")):
         return a.group("label"), a.group("value"), False  # "A (Hardware): one L4 card"
