@@ -895,3 +895,23 @@ def test_field_layouts_from_other_editors(layout: str) -> None:
 @pytest.mark.parametrize("line", ["Next we tried -> nothing", "[Note] see below", "Hardly | ever"])
 def test_loose_separators_need_a_known_label(line: str) -> None:
     assert not Report.parse(line + "\n").fields
+
+
+@pytest.mark.parametrize(
+    "layout",
+    [
+        "Theory A: {h0}\nTheory B: {h1}\n\nExperiment A: {t0}\nExperiment B: {t1}\n",
+        "Suspect 1 - {h0}\nSuspect 2 - {h1}\n\nCheck 1 - {t0}\nCheck 2 - {t1}\n",
+        "Idea 1: {h0}\nIdea 2: {h1}\nVerify idea 1: {t0}\nVerify idea 2: {t1}\n",
+        "Model 1: {h0}\nModel 2: {h1}\n\nTest for model 1: {t0}\nTest for model 2: {t1}\n",
+    ],
+)
+def test_hypotheses_by_other_names(layout: str) -> None:
+    hypotheses = layout.format(
+        h0="the attention mask is built in fp32 and cast to bf16 in every layer",
+        h1="the inputs are created on the CPU and copied to the GPU every step",
+        t0="log the dtype of every layer input with a forward pre-hook; fp32 confirms it",
+        t1="look for Memcpy HtoD rows in the trace; none rejects it",
+    )
+    got = grade("partA", hypotheses=hypotheses)
+    assert got["two-hypotheses"] and got["experiment-per-hypothesis"]

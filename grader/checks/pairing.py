@@ -57,6 +57,8 @@ _ORDINALS = {"first": 1, "one": 1, "second": 2, "two": 2, "third": 3, "three": 3
 _REF = re.compile(
     r"\b(?:test(?:ing)?|for|check(?:ing)?)\s+\d\.([1-9])\b(?!\s?(?:ms|gib|gb|%))|"  # "To test 1.2:"
     r"\b(?:h|hyp(?:othesis)?\.?\s*|e|exp(?:eriment)?\.?\s*|test\s+)([1-9]|one|two|three)\b"
+    r"|\b(?:theory|suspect|idea|guess|cause|possibility|candidate|check|experiment)\s*#?\s*"
+    r"([1-9]|[a-d](?=\s*[:.)\u2014\u2013-]))\b"  # "Verify idea 1:", "Experiment A:"
     r"|\((i{1,3}|iv|[a-d1-9])\)|\b(?:hyp(?:othesis)?|test|exp(?:eriment)?)\.?\s+([a-d])\b(?=\s*[:.)\u2014\u2013-])"
     r"|\bthe (first|second|third) (?:one|hypothesis|theory|guess|cause|suspect)\b"
     r"|\bfor the (first|second|third)\b(?! (?:time|step|token|run|layer|call))"

@@ -21,11 +21,18 @@ from grader.report.patterns import Pattern, hoist_boundary, source_of
 # A line that opens with a label of its own: "Not yet: ...", "Reading: ...".
 LABEL_LEAD = re.compile(r"^[\w*_`'’ /&+-]{1,40}?:\s")
 # A unit's label: H1, Hyp. 2, E1, (a), (ii), a), 2.
+# Other names for a hypothesis (and for its test) that a number or letter labels.
+_HYPOTHESIS_NAMES = (
+    r"theory|suspect|idea|guess|cause|reason|possibility|candidate|explanation|model"
+)
+_NAMED_UNIT = rf"{_HYPOTHESIS_NAMES}|check|experiment|verify(?: idea| theory)?"
 _MARKER = re.compile(
     r"^\s*(?:\(?(?:h|hyp(?:othesis)?\.?\s*|(?:e|exp(?:eriment)?\.?|test)\s*(?:for\s+)?h?)\s*(\d)\)?\b"
     r"|\((i{1,3}|iv|vi{0,3}|[a-h1-9])\)|(i{1,3}|iv|[a-h1-9])[.)]\s|\d{1,2}([a-h])[.)]?\s"
     r"|(?:hyp(?:othesis)?|test|exp(?:eriment)?)\.?\s+([a-d])\b(?=\s*[:.)\u2014\u2013-])"
-    r"|(?:r|req-?)?\d{1,2}\.(\d{1,2})[.):]?\s)",  # "R1.2 host<->device traffic", "1.2 A ..."
+    r"|(?:r|req-?)?\d{1,2}\.(\d{1,2})[.):]?\s"  # "R1.2 host<->device traffic", "1.2 A ..."
+    # a hypothesis or its test by another name: "Theory A:", "Suspect 1 -", "Check 2 -"
+    rf"|(?:{_NAMED_UNIT})\s*#?\s*([1-9]|[a-d](?=\s*[:.)\u2014\u2013-]))\b)",
     re.IGNORECASE,
 )
 # Decoration before a lead: markdown marks, a checkbox ("- [ ] Not yet:"), or an enumerator
@@ -46,7 +53,11 @@ _DASH_ITEM = re.compile(r"^[-*+]\s+\S")
 _LEAD_MARKER = re.compile(
     r"\b(?:hyp\w*|tests?|checks?|for|experiments?)\.?\s+(?:h\s*)?([a-d1-9])\b", re.IGNORECASE
 )
-_HYPOTHESIS_START = re.compile(r"^\W*(?:h|hyp(?:othesis)?\.?\s*)\d\b", re.IGNORECASE)
+_HYPOTHESIS_START = re.compile(
+    r"^\W*(?:(?:h|hyp(?:othesis)?\.?\s*)\d\b"
+    rf"|(?:{_HYPOTHESIS_NAMES})\s*#?\s*(?:[1-9]|[a-d](?=\s*[:.)\u2014\u2013-]))\b)",
+    re.IGNORECASE,
+)
 
 
 class Unit(NamedTuple):
