@@ -915,3 +915,17 @@ def test_hypotheses_by_other_names(layout: str) -> None:
     )
     got = grade("partA", hypotheses=hypotheses)
     assert got["two-hypotheses"] and got["experiment-per-hypothesis"]
+
+
+@pytest.mark.parametrize(
+    "not_yet",
+    [
+        "Skipping: aten::slice (436 calls, only 1.4 ms total).",
+        "Deprioritized: aten::slice, because 436 calls cost just 1.4 ms.",
+        "Backlog: attention kernel (already flash; copies first).",
+        "On hold: rewriting attention, because it's already the fast path.",
+        "I'd resist touching attention until the copies are explained: it's already flash.",
+    ],
+)
+def test_not_yet_in_a_ticket_trackers_words(not_yet: str) -> None:
+    assert grade("partA", not_yet=not_yet)["not-yet-with-reason"]
