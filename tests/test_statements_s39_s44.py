@@ -929,3 +929,20 @@ def test_hypotheses_by_other_names(layout: str) -> None:
 )
 def test_not_yet_in_a_ticket_trackers_words(not_yet: str) -> None:
     assert grade("partA", not_yet=not_yet)["not-yet-with-reason"]
+
+
+@pytest.mark.parametrize(
+    "diagnosis",
+    [
+        "copy_ and to (35 ms) are overhead we pay for nothing.",
+        "copy_ + to burn a third of the GPU time without doing any useful work.",
+        "copy_ and to eat 35 ms that the model itself never asked for.",
+        "The copy_/to time is dead weight.",
+        "This run is bottlenecked on data movement (copy_, to), not on math.",
+        "copy_ and to stick out: 35 ms for what should be a no-op.",
+        "copy_/to at 35 ms is too expensive for a bf16 model at batch 1.",
+    ],
+)
+def test_more_of_the_movement_diagnosis_in_own_words(diagnosis: str) -> None:
+    got = grade("partA", diagnosis=diagnosis, next="Next experiment: rerun on an A100.")
+    assert got["diagnosis-matches"] and got["separates-math-from-movement"]
