@@ -946,3 +946,22 @@ def test_not_yet_in_a_ticket_trackers_words(not_yet: str) -> None:
 def test_more_of_the_movement_diagnosis_in_own_words(diagnosis: str) -> None:
     got = grade("partA", diagnosis=diagnosis, next="Next experiment: rerun on an A100.")
     assert got["diagnosis-matches"] and got["separates-math-from-movement"]
+
+
+@pytest.mark.parametrize(
+    ("diagnosis", "passed"),
+    [
+        ("The kernels finish faster than Python can queue them.", True),
+        ("This is death by a thousand tiny kernels.", True),
+        ("The GPU is mostly twiddling its thumbs between launches.", True),
+        ("The matmul kernels are slow and need tuning.", False),
+    ],
+)
+def test_more_of_the_overhead_diagnosis_in_own_words(diagnosis: str, passed: bool) -> None:
+    got = grade(
+        "partB",
+        diagnosis=diagnosis,
+        next="Next experiment: rerun on an A100 and compare.",
+        attention_2="No attention op at all.",
+    )
+    assert got["diagnosis-matches"] is passed
