@@ -965,3 +965,11 @@ def test_more_of_the_overhead_diagnosis_in_own_words(diagnosis: str, passed: boo
         attention_2="No attention op at all.",
     )
     assert got["diagnosis-matches"] is passed
+
+
+def test_the_tokenizer_delays_the_start_of_prefill() -> None:
+    got = memo(
+        cpu="The tokenizer is pure CPU work; it shows 0 ms CUDA but adds 22 ms before "
+        "prefill can start."
+    )
+    assert got["tokenizer-outside-gpu"]
