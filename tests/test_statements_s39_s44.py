@@ -973,3 +973,13 @@ def test_the_tokenizer_delays_the_start_of_prefill() -> None:
         "prefill can start."
     )
     assert got["tokenizer-outside-gpu"]
+
+
+def test_the_fused_attention_reason_in_other_words() -> None:
+    got = grade(
+        "partB",
+        attention_1="Nothing in the table is attention.",
+        attention_2="The time goes to launch overhead and the Python loop, not to any kernel's "
+        "runtime.",
+    )
+    assert got["fused-attention-wrong-here"]
