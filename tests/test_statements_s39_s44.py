@@ -983,3 +983,23 @@ def test_the_fused_attention_reason_in_other_words() -> None:
         "runtime.",
     )
     assert got["fused-attention-wrong-here"]
+
+
+def test_a_second_hypothesis_in_words_no_cause_is_read_in_is_flagged() -> None:
+    from grader.engine import grade_report
+    from grader.exercises import resolve_exercise
+    from tests.test_statements import BASES, DEFAULTS
+
+    def two(hypotheses: str) -> tuple[bool, bool]:
+        text = (BASES / "base_partA.md").read_text()
+        text = text.format(**{**DEFAULTS["partA"], "hypotheses": hypotheses})
+        result = grade_report(Report.parse(text), resolve_exercise("partA"))
+        c = next(c for c in result.criteria if c.id == "two-hypotheses")
+        return c.passed, c.review
+
+    hyps = "Hypotheses:\n- the residual stream is duplicated between the blocks\n- {}\n"
+    assert two(hyps.format("the mask is fp32 and cast to bf16 in every layer")) == (False, True)
+    assert two("Hypotheses:\n- the mask is fp32 and cast to bf16 in every layer\n") == (
+        False,
+        False,
+    )

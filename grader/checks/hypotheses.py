@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from grader.checks.counting import changes_in
-from grader.checks.pairing import Hypothesis, hypotheses, tested
+from grader.checks.pairing import Hypothesis, cause_of, hypotheses, hypothesis_units, tested
 from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.language import has
+from grader.report.model import Report
 
 # Changes that speed the run up whatever the copies are: trying one and watching the time
 # cannot tell whether the copies are casts, transfers or anything else.
@@ -77,9 +78,22 @@ def two_hypotheses(ctx: Context) -> Verdict:
         else "only one hypothesis"
     )
     # Two hypotheses the learner set apart, read as one cause: whether they differ (the
-    # weights vs. the cache cast, say) is a judgement a person should confirm.
+    # weights vs. the cache cast, say) is a judgement a person should confirm; and so is a
+    # second one in words the grader knows no cause in ("the residual stream copied").
+    unread = len(hyps) == 1 and _unread_candidates(ctx.report, first)
     return Verdict.no(
-        Evidence(first.line, first.text.splitlines()[0]), detail, review=len(hyps) > 1
+        Evidence(first.line, first.text.splitlines()[0]),
+        detail + ("; another is given in words the grader knows no cause in" if unread else ""),
+        review=len(hyps) > 1 or unread,
+    )
+
+
+def _unread_candidates(report: Report, found: Hypothesis) -> bool:
+    """A unit of the hypotheses part, other than the one read, that says something (four
+    words or more) in which no kind of cause is found."""
+    return any(
+        unit.line != found.line and len(unit.text.split()) >= 4 and cause_of(unit.text) is None
+        for unit in hypothesis_units(report)
     )
 
 

@@ -217,6 +217,17 @@ _DECIDES = re.compile(
 )
 
 
+def hypothesis_units(report: Report) -> list[Unit]:
+    """The units of the hypotheses part, each hypothesis the learner set apart, whether or
+    not a cause is read in it; tests among them left out."""
+    return [
+        u
+        for whole in _units(report, "hypotheses")
+        for u in _alternatives(whole)
+        if not _is_test_unit(u) and not _PREDICTION.match(u.text)
+    ]
+
+
 def _units(report: Report, section: str) -> list[Unit]:
     return [u for sec in report.section(section) for u in sec.units()]
 
