@@ -1003,3 +1003,22 @@ def test_a_second_hypothesis_in_words_no_cause_is_read_in_is_flagged() -> None:
         False,
         False,
     )
+
+
+def test_five_numbered_answers_stand_for_the_five_fields() -> None:
+    text = "\n".join(
+        [
+            "(1) decoder-only, 4096 prompt / 128 output, bf16, batch 1",
+            "(2) L4",
+            "(3) matmul 38.4 ms, flash attn 31.7 ms; copy_ + to = 34.7 ms of casts that need "
+            "explaining before anything else",
+            "(4) tokenizer.encode 22 ms, CPU only",
+            "(5) profile again with record_function ranges to see where the to() calls come from",
+        ]
+    )
+    report = Report.parse(text + "\n")
+    nxt = report.field("next_experiment")
+    assert nxt is not None and nxt.fuzzy and nxt.value.startswith("profile again")
+    got = grade_text(text, "partA")
+    assert got["one-next-experiment"] and got["next-experiment-targets-bottleneck"]
+    assert not grade_text(text, "partC")["field-names-exact"]  # the names were not written

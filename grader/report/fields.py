@@ -267,7 +267,40 @@ def find_fields(lines: list[Line]) -> dict[str, Field]:
         )
         if spec.key not in found or field.substantive:
             found[spec.key] = field
-    return found
+    return found or _numbered_slots(lines)
+
+
+_SLOT = re.compile(r"^\s*\(?([1-5])\)\s*(?P<value>\S.*)$")
+
+
+def _numbered_slots(lines: list[Line]) -> dict[str, Field]:
+    """Five answers numbered (1) to (5) in a report that names no field: the template's five
+    fields in their order.  Each is marked as a near match, so a person may check it (and
+    the names were not written, which Part C's criterion judges)."""
+    specs, _ = field_specs()
+    for i in range(len(lines) - 4):
+        run = lines[i : i + 5]
+        slots = [_SLOT.match(ln.text) for ln in run]
+        numbered = all(m and m.group(1) == str(n) for n, m in enumerate(slots, start=1))
+        listed = all(ln.ordered and ln.first and ln.level == run[0].level for ln in run) and (
+            len({ln.list_id for ln in run}) == 1
+        )
+        if not numbered and not listed:
+            continue
+        out = {}
+        for spec, ln, m in zip(specs, run, slots, strict=True):
+            value = m.group("value") if m else ln.text
+            out[spec.key] = Field(
+                spec,
+                f"({run.index(ln) + 1})",
+                ln.number,
+                (Line(ln.number, value, ln.kind, ln.level, ln.block),),
+                False,
+                True,
+                ln.block,
+            )
+        return out
+    return {}
 
 
 def _answer(line: Line) -> Line:
