@@ -1022,3 +1022,21 @@ def test_five_numbered_answers_stand_for_the_five_fields() -> None:
     got = grade_text(text, "partA")
     assert got["one-next-experiment"] and got["next-experiment-targets-bottleneck"]
     assert not grade_text(text, "partC")["field-names-exact"]  # the names were not written
+
+
+def test_hypotheses_numbered_without_a_mark() -> None:
+    hypotheses = (
+        "hypotheses\n1 the inputs or the kv cache are fp32 and get cast to bf16 at every layer\n"
+        "2 something is created on cpu and moved to gpu every time like the attention mask\n\n"
+        "experiments\n1 check dtype of kv cache and hidden states and profile again\n"
+        "2 check device of mask and position ids and see if to goes away\n"
+    )
+    got = grade("partA", hypotheses=hypotheses)
+    assert got["two-hypotheses"] and got["experiment-per-hypothesis"]
+
+
+@pytest.mark.parametrize(
+    ("attention_1", "passed"), [("fused attention: no", True), ("fused attention: not yet", True)]
+)
+def test_a_no_after_the_colon(attention_1: str, passed: bool) -> None:
+    assert grade("partB", attention_1=attention_1)["no-premature-attention-kernel"] is passed
