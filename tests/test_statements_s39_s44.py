@@ -1040,3 +1040,20 @@ def test_hypotheses_numbered_without_a_mark() -> None:
 )
 def test_a_no_after_the_colon(attention_1: str, passed: bool) -> None:
     assert grade("partB", attention_1=attention_1)["no-premature-attention-kernel"] is passed
+
+
+@pytest.mark.parametrize(
+    "heading",
+    [
+        "## 1. What I'd do next (Next experiment)",
+        "## 🧪 Next experiment (putting it first because it's the point)",
+    ],
+)
+def test_a_heading_of_ones_own_that_names_the_field(heading: str) -> None:
+    text = f"{heading}\nRun with_stack=True once and sort the aten::to events by source line.\n"
+    f = Report.parse(text).field("next_experiment")
+    assert f is not None and f.value.startswith("Run with_stack=True")
+
+
+def test_a_heading_with_a_remark_in_brackets_names_no_field() -> None:
+    assert not Report.parse("## What I saw (a long story)\nMatmul is on top.\n").fields

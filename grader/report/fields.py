@@ -173,6 +173,8 @@ QUESTION_MARK = r"^\s*(?:Q\s*\d*\s*[:.)]|q\s*\d*\s*:)"
 ANSWER_MARK = r"^\s*(?:A\s*\d*\s*[:.)]|a\s*\d*\s*:)"
 _QUESTION = re.compile(rf"{QUESTION_MARK}\s*(?P<label>[^?]{{1,60}}?)\s*\?\s*(?P<value>.*)$")
 _ANSWER = re.compile(rf"{ANSWER_MARK}\s*")
+# A heading of the learner's own that names the field in brackets at its end.
+_NAMED_IN_BRACKETS = re.compile(r"\(([^()]{3,80})\)\W*$")
 # A label in brackets: "[Workload] decoder-only LLM"
 _BRACKET_LABEL = re.compile(
     r"^\W{0,3}\[(?P<label>[^\]]{1,40})\]\s*[:.\u2014\u2013-]?\s*(?P<value>\S.*)$"
@@ -196,6 +198,11 @@ def _label_value(line: Line) -> tuple[str, str, bool] | None:
             return cells[0], " ".join(c for c in cells[1:] if c), False
         return None
     if line.kind == "heading":
+        named = _NAMED_IN_BRACKETS.search(line.text)  # "What I'd do next (Next experiment)"
+        if named is not None and (hit := match_label(named.group(1))) is not None and hit[1]:
+            return named.group(1), "", False
+        if named is not None:  # "Next experiment (putting it first because it's the point)"
+            return line.text[: named.start()], "", True
         return line.text, "", False
     if not line.first and line.kind == "item" and not _SUB_ENUMERATOR.match(line.text):
         return None  # but "1a. Workload: ..." under "1. Five-line report" is a line of its own
