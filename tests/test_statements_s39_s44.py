@@ -1057,3 +1057,15 @@ def test_a_heading_of_ones_own_that_names_the_field(heading: str) -> None:
 
 def test_a_heading_with_a_remark_in_brackets_names_no_field() -> None:
     assert not Report.parse("## What I saw (a long story)\nMatmul is on top.\n").fields
+
+
+def test_hypotheses_inside_a_details_block() -> None:
+    hypotheses = (
+        "<details>\n<summary>🧪 Hypotheses & experiments (click)</summary>\n\n"
+        "1. **fp32 → bf16 casts.** The KV cache was created in fp32, so every layer casts.\n"
+        "   - Experiment: print the dtypes of the cache; re-create it in bf16 and re-profile.\n"
+        "2. **CPU ↔ GPU transfers.** Inputs created on CPU each step.\n"
+        "   - Experiment: check the trace for Memcpy HtoD rows.\n\n</details>\n"
+    )
+    got = grade("partA", hypotheses=hypotheses)
+    assert got["two-hypotheses"] and got["experiment-per-hypothesis"]

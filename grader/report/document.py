@@ -104,7 +104,7 @@ _COLUMN_GAP = re.compile(r"[ \t]{2,}|\t")
 _CELL_EDGE = re.compile(r"</t[dh]>\s*<t[dh][^>]*>", re.IGNORECASE)
 _TAG = re.compile(
     r"</?(?:b|strong|i|em|u|code|span|td|th|tr|br|p|div|li|ul|ol|table|tbody|thead|sup|sub|"
-    r"mark|small|font)\b[^>]*>",
+    r"mark|small|font|details|summary)\b[^>]*>",
     re.IGNORECASE,
 )
 

@@ -15,7 +15,14 @@ from functools import cache, cached_property, lru_cache
 from rapidfuzz import fuzz, process
 
 from grader.report.document import Line
-from grader.report.sections import BRACKET_TAG, LABEL_LEAD, TIME_STAMP, opens_part, section_of
+from grader.report.sections import (
+    BRACKET_TAG,
+    LABEL_LEAD,
+    MARKS,
+    TIME_STAMP,
+    opens_part,
+    section_of,
+)
 from grader.yamlload import package_data
 
 _SEPARATOR = re.compile(
@@ -29,7 +36,7 @@ _SEPARATOR = re.compile(
 _NUMBERING = re.compile(
     rf"^\s*(?:\d{{1,2}}(?:\.\d{{1,2}})+\.?(?=\s)|\(?\d+[a-z]?[.)]|[-*•·>]|#+|"
     # a mark or emoji before the label: "✅ Workload:", "➤ Hardware:"
-    r"[\u2190-\u21ff\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff\ufe0f]+|"
+    rf"{MARKS}+|"
     rf"(?:{TIME_STAMP}|{BRACKET_TAG})(?=\s))\s*"  # "1.1 Workload:", a memo's numbering
 )
 _LEADER = re.compile(r"\.{3,}|…|\S  \S|\s(?:->|→|=>|⇒|\|)\s")

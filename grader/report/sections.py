@@ -36,6 +36,8 @@ _MARKER = re.compile(
     rf"|(?:{_NAMED_UNIT})\s*#?\s*([1-9]|[a-d](?=\s*[:.)\u2014\u2013-]))\b)",
     re.IGNORECASE,
 )
+# Arrows, symbols and emoji a line may open with ("✅ Workload:", "🧪 Hypotheses").
+MARKS = r"[\u2190-\u21ff\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff\ufe0f]"
 # Decoration before a lead: markdown marks, a checkbox ("- [ ] Not yet:"), or an enumerator
 # that is not a unit's label ("C) not yet:", "3. Hypotheses").
 # A lab notebook's time stamp ("**09:41** Why ...", "[14:05] Workload:") or bracketed tag
@@ -43,7 +45,8 @@ _MARKER = re.compile(
 TIME_STAMP = r"\[?\d{1,2}:\d{2}(?::\d{2})?\]?"
 BRACKET_TAG = r"\[[^\]\n]{1,12}\]"
 _DECOR = re.compile(
-    r"^(?:[\s*_`#>\u2014\u2013-]|\[[ xX]\]|(?:[A-Z]|\d{1,2}[a-z]?)[.)]\s|\d{1,2}(?:\.\d{1,2})+\.?\s"
+    rf"^(?:[\s*_`#>\u2014\u2013-]|{MARKS}|\[[ xX]\]|(?:[A-Z]|\d{{1,2}}[a-z]?)[.)]\s"
+    r"|\d{1,2}(?:\.\d{1,2})+\.?\s"
     # requirement-style numbers: "R1. Hypotheses", "R2 Experiments", "REQ-3: ..."
     r"|(?:R|REQ-?)\d{1,2}(?:\.\d{1,2})*[.:)]?\s"
     rf"|{TIME_STAMP}(?=[\s*_\]])|{BRACKET_TAG}(?=\s)|Q\d{{0,2}}\s*(?:[:.)]|\s[\u2014\u2013-])\s)+"
