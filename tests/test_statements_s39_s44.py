@@ -1069,3 +1069,19 @@ def test_hypotheses_inside_a_details_block() -> None:
     )
     got = grade("partA", hypotheses=hypotheses)
     assert got["two-hypotheses"] and got["experiment-per-hypothesis"]
+
+
+@pytest.mark.parametrize(
+    ("value", "n"),
+    [
+        (
+            '`torch.compile(mode="reduce-overhead")` and bump bs to 8 so each launch does more'
+            " work",
+            2,
+        ),
+        ("CUDA graphs on the decode step — or if capture is painful, just torch.compile", 2),
+        ("check if the cache is fp32 or if the mask is on the CPU, with a forward hook", 1),
+    ],
+)
+def test_a_batch_bump_and_a_fallback(value: str, n: int) -> None:
+    assert experiments_in(value) == n

@@ -84,7 +84,8 @@ _ALTERNATIVES = re.compile(
     r"\beither\b.+\bor\b|\bor (?:just |simply |even )?(?:try|use|maybe|perhaps|alternatively|write|"
     r"build|implement|port|swap|switch)\b"
     r"|\balternatively\b|\(or\b|,\s+or\s"
-    r"|\bwhichever (?:is|one|of|comes|works|you)\b|\bor else\b",
+    r"|\bwhichever (?:is|one|of|comes|works|you)\b|\bor else\b"
+    r"|[\u2014\u2013,;]\s*or,? if\b",  # "CUDA graphs — or if capture is painful, torch.compile"
     re.IGNORECASE,
 )
 
