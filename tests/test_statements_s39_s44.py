@@ -1085,3 +1085,24 @@ def test_hypotheses_inside_a_details_block() -> None:
 )
 def test_a_batch_bump_and_a_fallback(value: str, n: int) -> None:
     assert experiments_in(value) == n
+
+
+@pytest.mark.parametrize(
+    ("hypotheses", "two"),
+    [
+        (
+            "Hypotheses:\n1 - the weights are float32 and get cast to bf16\n"
+            "2 - tensors are created on the cpu and copied over to the gpu\n",
+            True,
+        ),
+        ("hyp: fp32->bf16 casts somewhere, cpu->gpu transfers of the inputs\n", True),
+        ("hyp: fp32 masks cast to bf16, fp32 caches cast to bf16\n", False),
+        (
+            "Model 1: a dtype mismatch, fp32 tensors cast to bf16 each layer. Model 2: "
+            "host-to-device traffic, position ids living in CPU memory.\n",
+            True,
+        ),
+    ],
+)
+def test_more_ways_to_set_two_causes_apart(hypotheses: str, two: bool) -> None:
+    assert grade("partA", hypotheses=hypotheses)["two-hypotheses"] is two

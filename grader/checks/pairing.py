@@ -57,7 +57,7 @@ _ORDINALS = {"first": 1, "one": 1, "second": 2, "two": 2, "third": 3, "three": 3
 _REF = re.compile(
     r"\b(?:test(?:ing)?|for|check(?:ing)?)\s+\d\.([1-9])\b(?!\s?(?:ms|gib|gb|%))|"  # "To test 1.2:"
     r"\b(?:h|hyp(?:othesis)?\.?\s*|e|exp(?:eriment)?\.?\s*|test\s+)([1-9]|one|two|three)\b"
-    r"|\b(?:theory|suspect|idea|guess|cause|possibility|candidate|check|experiment)\s*#?\s*"
+    r"|\b(?:theory|suspect|idea|guess|cause|possibility|candidate|check|experiment|model)\s*#?\s*"
     r"([1-9]|[a-d](?=\s*[:.)\u2014\u2013-]))\b"  # "Verify idea 1:", "Experiment A:"
     r"|\((i{1,3}|iv|[a-d1-9])\)|\b(?:hyp(?:othesis)?|test|exp(?:eriment)?)\.?\s+([a-d])\b(?=\s*[:.)\u2014\u2013-])"
     r"|\bthe (first|second|third) (?:one|hypothesis|theory|guess|cause|suspect)\b"
@@ -303,6 +303,18 @@ def _alternatives(unit: Unit, part: str = "hypotheses") -> list[Unit]:
             pieces = halves
         else:
             pieces = _parallel(unit.text) or pieces
+    if part == "hypotheses" and len(pieces) == 1 and unit.text.split("\n")[0].count(",") == 1:
+        # "fp32->bf16 casts somewhere, cpu->gpu transfers of the inputs": two short causes
+        halves = [h for h in unit.text.split("\n")[0].split(",") if h.strip()]
+        causes = [cause_of(h) for h in halves]
+        if (
+            len(halves) == 2
+            and all(len(h.split()) <= 8 for h in halves)
+            and all(causes)
+            and causes[0] != causes[1]
+        ):
+            rest = unit.text.split("\n", 1)[1:]  # a test on the lines below stays with it
+            pieces = [halves[0], "\n".join([halves[1], *rest])]
     if len(pieces) < 2:
         return [unit]
     out: list[Unit] = []

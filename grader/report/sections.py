@@ -29,7 +29,7 @@ _NAMED_UNIT = rf"{_HYPOTHESIS_NAMES}|check|experiment|verify(?: idea| theory)?"
 _MARKER = re.compile(
     r"^\s*(?:\(?(?:h|hyp(?:othesis)?\.?\s*|(?:e|exp(?:eriment)?\.?|test)\s*(?:for\s+)?h?)\s*(\d)\)?\b"
     r"|\((i{1,3}|iv|vi{0,3}|[a-h1-9])\)|(i{1,3}|iv|[a-h1-9])[.)]\s|\d{1,2}([a-h])[.)]?\s"
-    r"|([1-9])\s(?=[a-z])"  # "1 the inputs are fp32 ...", numbered without a mark
+    r"|([1-9])\s(?=[a-z])|([1-9])\s[-\u2013\u2014]\s"  # "1 the inputs ...", "2 - the mask ..."
     r"|(?:hyp(?:othesis)?|test|exp(?:eriment)?)\.?\s+([a-d])\b(?=\s*[:.)\u2014\u2013-])"
     r"|(?:r|req-?)?\d{1,2}\.(\d{1,2})[.):]?\s"  # "R1.2 host<->device traffic", "1.2 A ..."
     # a hypothesis or its test by another name: "Theory A:", "Suspect 1 -", "Check 2 -"
@@ -255,7 +255,8 @@ CONTINUES = {
         r"(?:another|a (?:second|third|further)|the (?:other|second|third)|second(?:ly)?|"
         r"my (?:second|other|next) (?:guess|idea|hypothesis|theory|suspect)|"
         r"third(?:ly)?|alternatively|or (?:maybe|perhaps)|it (?:could|might|may) also)\b"
-        r"|hypothesis\s*\d?\s*:",  # "Hypothesis: a cast. Hypothesis: the input is on the cpu."
+        # "Hypothesis: a cast. Hypothesis: the input is on the cpu.", "Model 1: ... Model 2: ..."
+        rf"|(?:hypothesis|{_HYPOTHESIS_NAMES})\s*#?\s*(?:\d|[a-d])?\s*:",
         re.IGNORECASE,
     ),
     "experiments": re.compile(
