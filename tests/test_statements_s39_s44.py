@@ -1106,3 +1106,17 @@ def test_a_batch_bump_and_a_fallback(value: str, n: int) -> None:
 )
 def test_more_ways_to_set_two_causes_apart(hypotheses: str, two: bool) -> None:
     assert grade("partA", hypotheses=hypotheses)["two-hypotheses"] is two
+
+
+def test_questions_asked_with_the_verb_first() -> None:
+    hypotheses = (
+        "**Why are copy_ and to there?**\n"
+        "1. Dtype mismatch: something (kv cache, inputs) in fp32 → cast every call.\n"
+        "2. Device hops: tensors made on CPU and sent to GPU each step.\n\n"
+        "**How would I check?**\n"
+        "1. Print dtypes of the cache and inputs. Any float32 → confirmed.\n"
+        "2. Search the trace for Memcpy HtoD; none → rejected.\n"
+    )
+    not_yet = "**What would I leave alone?** aten::slice. 436 calls but 1.4 ms of CUDA in total."
+    got = grade("partA", hypotheses=hypotheses, not_yet=not_yet)
+    assert got["experiment-per-hypothesis"] and got["not-yet-with-reason"]
