@@ -1120,3 +1120,21 @@ def test_questions_asked_with_the_verb_first() -> None:
     not_yet = "**What would I leave alone?** aten::slice. 436 calls but 1.4 ms of CUDA in total."
     got = grade("partA", hypotheses=hypotheses, not_yet=not_yet)
     assert got["experiment-per-hypothesis"] and got["not-yet-with-reason"]
+
+
+def test_the_five_fields_named_in_a_story() -> None:
+    text = (
+        "Here is my answer as one story. The Workload is a decoder-only LLM with a 4096-token "
+        "prompt, 128 generated tokens, bf16 weights and batch 1, and the Hardware is one L4. "
+        "For Top CUDA time, the biggest line is aten::matmul at 38.4 ms, then flash attention "
+        "at 31.7 ms; copy_ and to add 35 ms of movement that nobody asked for. Top CPU / "
+        "orchestration cost is tokenizer.encode at 22 ms on the CPU, which the user still waits "
+        "for before the first token. My Next experiment is just one: re-run the profiler with "
+        "with_stack=True to see who calls aten::to. After that I would look at the casts.\n"
+    )
+    report = Report.parse(text)
+    nxt = report.field("next_experiment")
+    assert len(report.fields) == 5 and nxt is not None
+    assert "After that" not in nxt.value  # the last field ends with its sentence
+    got = grade_text(text, "partA")
+    assert got["five-fields"] and got["one-next-experiment"]

@@ -69,6 +69,33 @@ def unwrap_questions(lines: list[Line]) -> list[Line]:
     return out
 
 
+# A field named in a sentence of prose: "The Workload is batch 1 ...", "For Top CUDA time, the
+# biggest line is ...", "Top CPU / orchestration cost is the Python loop ..."
+_PROSE_FIELD = re.compile(
+    r"(?:(?<=[.;]\s)|^|\b(?:[Tt]he|and the|[Ff]or|[Ff]or the|[Aa]s (?:the|my)|[Mm]y)\s)"
+    r"(Workload|Hardware|Top CUDA time|Top CPU ?/ ?orchestration(?: cost)?|Next experiment)\b"
+    r"(?=,?\s+(?:is|are|was|would be|I would|I'd|I will|the)\b|\s*[:,\u2014\u2013-]\s)"
+)
+
+
+def _prose_fields(line: Line) -> list[tuple[str, str]]:
+    """A paragraph that names three or more of the five fields in its sentences: cut where
+    each is named, each piece as written with its field's name (the text before the first
+    stays a piece of its own)."""
+    found = list(_PROSE_FIELD.finditer(line.text))
+    if len({m.group(1) for m in found}) < 3:
+        return []
+    cuts = [m.start() for m in found]
+    pieces = [(line.text[: cuts[0]].strip(), "")] if cuts[0] > 0 else []
+    for m, end in zip(found, [*cuts[1:], len(line.text)], strict=True):
+        pieces.append((line.text[m.start() : end].strip(" ,"), m.group(1)))
+    # the last field ends with its sentence; what follows is the paragraph's own sentences
+    last, name = pieces.pop()
+    first, *rest = sentences(last)
+    pieces += [(first, name), *((sentence, "") for sentence in rest)]
+    return [(text, name) for text, name in pieces if text]
+
+
 def split_dense(lines: list[Line]) -> list[Line]:
     """``lines`` with each dense paragraph cut into one line per labelled piece or sentence."""
     out: list[Line] = []
@@ -81,7 +108,13 @@ def split_dense(lines: list[Line]) -> list[Line]:
         # two labels on a line split it only when both are spelled exactly ("Workload: ...
         # bs1. Hardware: L4."); "Next: copy_ 19.6 ms" after a field is prose, not a field
         if known < 3 and exact < MIN_LABELS:
-            out.append(line)
+            prose = _prose_fields(line) if line.kind == "paragraph" else []
+            if prose:
+                for piece, name in prose:
+                    block += 1
+                    out.append(line._replace(text=piece, block=block, first=True, bold_lead=name))
+            else:
+                out.append(line)
             continue
         cuts = [m.start() for m in labels]
         if cuts[0] != 0:
