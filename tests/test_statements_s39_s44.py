@@ -1138,3 +1138,8 @@ def test_the_five_fields_named_in_a_story() -> None:
     assert "After that" not in nxt.value  # the last field ends with its sentence
     got = grade_text(text, "partA")
     assert got["five-fields"] and got["one-next-experiment"]
+
+
+def test_the_one_thing_i_would_not_optimize() -> None:
+    not_yet = "The one thing I would not optimize yet is attention: it is already a flash kernel."
+    assert grade("partA", not_yet=not_yet)["not-yet-with-reason"]
