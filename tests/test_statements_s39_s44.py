@@ -1143,3 +1143,24 @@ def test_the_five_fields_named_in_a_story() -> None:
 def test_the_one_thing_i_would_not_optimize() -> None:
     not_yet = "The one thing I would not optimize yet is attention: it is already a flash kernel."
     assert grade("partA", not_yet=not_yet)["not-yet-with-reason"]
+
+
+def test_tests_given_after_arrows_by_letter() -> None:
+    hypotheses = (
+        "hyp A: kv cache / activations stored fp32, cast to bf16 each layer\n"
+        "hyp B: something gets created on cpu and moved over every fwd\n\n"
+        "→ A: log dtype of kv cache + hidden states at layer entry. all bf16 = reject\n"
+        "→ B: look for Memcpy HtoD in the trace. none = reject\n"
+    )
+    got = grade("partA", hypotheses=hypotheses)
+    assert got["two-hypotheses"] and got["experiment-per-hypothesis"]
+
+
+def test_experiments_abbreviated() -> None:
+    hypotheses = (
+        "hyps:\n- fp32 somewhere (kv cache alloc'd w/ default dtype), cast in every layer\n"
+        "- `.contiguous()` after the q/k/v transposes\n\nexpts:\n"
+        "- fwd hooks logging dtype per module; all bf16 -> hyp dead\n"
+        "- log `.is_contiguous()` on q/k/v before sdpa\n"
+    )
+    assert grade("partA", hypotheses=hypotheses)["experiment-per-hypothesis"]

@@ -55,6 +55,7 @@ def label_number(label: str | None) -> int | None:
 _ORDINALS = {"first": 1, "one": 1, "second": 2, "two": 2, "third": 3, "three": 3}
 # A reference to a hypothesis: "H2", "hyp. 2", "hypothesis two", "(ii)", "E2", "the second".
 _REF = re.compile(
+    r"^\W*(?:->|→|=>|⇒)\s*([A-Da-d1-9])\s*[:.)]|"  # "→ A: log the dtypes ...", "-> 2. ..."
     r"\b(?:test(?:ing)?|for|check(?:ing)?)\s+\d\.([1-9])\b(?!\s?(?:ms|gib|gb|%))|"  # "To test 1.2:"
     r"\b(?:h|hyp(?:othesis)?\.?\s*|e|exp(?:eriment)?\.?\s*|test\s+)([1-9]|one|two|three)\b"
     r"|\b(?:theory|suspect|idea|guess|cause|possibility|candidate|check|experiment|model)\s*#?\s*"
@@ -462,8 +463,10 @@ _TEST_LABEL = re.compile(
 )
 # What a hypothesis predicts, under it ("- Prediction: HtoD memcpy events coincide with
 # copy_"): part of that hypothesis, not one of its own.
+_ARROW_REF = re.compile(r"^\W*(?:->|→|=>|⇒)\s*(?:h\s*)?[A-Da-d1-9]\s*[:.)]")
 # A line that names the hypothesis it decides: "-> confirms/kills H1", "rules out H2".
 _DECIDES_REF = re.compile(
+    r"^\W*(?:->|→|=>|⇒)\s*([A-Da-d1-9])\s*[:.)]|"  # "→ A: log the dtypes ...", "-> 2. ..."
     r"\b(?:test(?:ing)?|for|check(?:ing)?)\s+\d\.([1-9])\b(?!\s?(?:ms|gib|gb|%))|"  # "To test 1.2:"
     r"\b(?:confirm|kill|reject|rul\w* out|falsif|refut|disprov|settl)\w*(?:/\w+)?"
     r"\s+(?:h|hyp(?:othesis)?\.?\s*)[1-9]\b",
@@ -475,6 +478,8 @@ _PREDICTION = re.compile(r"^\W*(?:predictions?|predicts|expected|expectation|imp
 def _is_test_unit(unit: Unit) -> bool:
     """Among the hypotheses, a test: labelled as one ("E1 - ..."), or one run that says
     which outcome confirms which hypothesis ("If ..., it's H1 and H2 is out")."""
+    if _ARROW_REF.match(unit.text) and is_test(unit.text):
+        return True  # "→ A: log dtype of kv cache at layer entry"
     if _TEST_LABEL.match(unit.text) or (_DECIDES_REF.search(unit.text) and is_test(unit.text)):
         return True  # "E1 - ...", "print dtypes at layer boundaries -> confirms/kills H1"
     if _HYPOTHESIS_START.match(unit.text) and "\n" not in unit.text:
@@ -514,7 +519,7 @@ def tests(report: Report) -> list[Test]:
     return out
 
 
-_PIECE_CUT = re.compile(rf"\s+/\s+|{_NEXT_SENTENCE.pattern}")
+_PIECE_CUT = re.compile(rf"\s+/\s+|{_NEXT_SENTENCE.pattern}|\n(?=\s*(?:->|→|=>|⇒))")
 
 
 def _test_pieces(text: str) -> list[str]:

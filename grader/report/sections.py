@@ -30,6 +30,7 @@ _MARKER = re.compile(
     r"^\s*(?:\(?(?:h|hyp(?:othesis)?\.?\s*|(?:e|exp(?:eriment)?\.?|test)\s*(?:for\s+)?h?)\s*(\d)\)?\b"
     r"|\((i{1,3}|iv|vi{0,3}|[a-h1-9])\)|(i{1,3}|iv|[a-h1-9])[.)]\s|\d{1,2}([a-h])[.)]?\s"
     r"|([1-9])\s(?=[a-z])|([1-9])\s[-\u2013\u2014]\s"  # "1 the inputs ...", "2 - the mask ..."
+    r"|(?:->|→|=>|⇒)\s*(?:h\s*)?([a-d1-9])\s*[:.)]"  # "→ B: look for Memcpy HtoD ..."
     r"|(?:hyp(?:othesis)?|test|exp(?:eriment)?)\.?\s+([a-d])\b(?=\s*[:.)\u2014\u2013-])"
     r"|(?:r|req-?)?\d{1,2}\.(\d{1,2})[.):]?\s"  # "R1.2 host<->device traffic", "1.2 A ..."
     # a hypothesis or its test by another name: "Theory A:", "Suspect 1 -", "Check 2 -"
