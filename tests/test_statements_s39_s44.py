@@ -1164,3 +1164,20 @@ def test_experiments_abbreviated() -> None:
         "- log `.is_contiguous()` on q/k/v before sdpa\n"
     )
     assert grade("partA", hypotheses=hypotheses)["experiment-per-hypothesis"]
+
+
+def test_a_dismissal_of_another_subject_is_not_said_of_the_copies() -> None:
+    diagnosis = (
+        "copy_ and to (35 ms) don't compute anything; it is movement we can't explain yet. "
+        "The slice row is 436 calls but only 1.4 ms, so it's noise."
+    )
+    got = grade("partA", diagnosis=diagnosis, next="Next experiment: rerun on an A100.")
+    assert got["diagnosis-matches"] and got["separates-math-from-movement"]
+
+
+def test_my_second_is_a_second_hypothesis() -> None:
+    hypotheses = (
+        "My first hypothesis is that the logits are pulled back to the CPU with .cpu() every "
+        "step. My second is that the KV cache was created in fp32 and each layer casts it.\n"
+    )
+    assert grade("partA", hypotheses=hypotheses)["two-hypotheses"]

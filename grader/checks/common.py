@@ -150,6 +150,12 @@ _DETERMINERS = frozenset(
 )
 
 
+def _opens_own(sentence: str) -> bool:
+    """Does the sentence open with a noun phrase of its own ("The slice row ...")?"""
+    m = _OPENING.match(sentence)
+    return m is not None and m.group(1).lower() in _DETERMINERS
+
+
 def carries_subject(piece: str) -> bool:
     """Can ``piece`` speak of the subject named before it without naming it?  Through a
     pronoun ("that is overhead I'd want gone"), or by having no subject of its own ("Not
@@ -359,7 +365,9 @@ def _movement_dismissed(report: Report) -> Sentence | None:
                 # goes on to the answer ("Probably, that's normal for decode.")
                 carried = concept("movement").search(sentence) is not None
                 continue
-            carried = carried and bool(_PRONOUN.search(sentence))  # "They are normal."
+            # "They are normal." goes on about the copies; "The slice row is 436 calls but
+            # only 1.4 ms, so it's noise." opens with a subject of its own
+            carried = carried and bool(_PRONOUN.search(sentence)) and not _opens_own(sentence)
             for piece in parts(sentence):
                 for fragment in _COMMA.split(piece):
                     subject = concept("movement").search(fragment)  # "not chase the copies"

@@ -254,7 +254,7 @@ def find_sections(lines: list[Line], field_lines: set[tuple[int, int]]) -> dict[
 CONTINUES = {
     "hypotheses": re.compile(
         r"(?:another|a (?:second|third|further)|the (?:other|second|third)|second(?:ly)?|"
-        r"my (?:second|other|next) (?:guess|idea|hypothesis|theory|suspect)|"
+        r"my (?:second|other|next)(?: (?:guess|idea|hypothesis|theory|suspect|one))?\b|"
         r"third(?:ly)?|alternatively|or (?:maybe|perhaps)|it (?:could|might|may) also)\b"
         # "Hypothesis: a cast. Hypothesis: the input is on the cpu.", "Model 1: ... Model 2: ..."
         rf"|(?:hypothesis|{_HYPOTHESIS_NAMES})\s*#?\s*(?:\d|[a-d])?\s*:",
