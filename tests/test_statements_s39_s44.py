@@ -1181,3 +1181,15 @@ def test_my_second_is_a_second_hypothesis() -> None:
         "step. My second is that the KV cache was created in fp32 and each layer casts it.\n"
     )
     assert grade("partA", hypotheses=hypotheses)["two-hypotheses"]
+
+
+def test_a_paragraph_that_counts_its_causes_then_marks_them() -> None:
+    hypotheses = (
+        "We suspect a bookkeeping problem, not a compute problem. Two candidate explanations:\n"
+        " (1) The inputs or the cache are fp32 and get cast to bf16 at each layer.\n"
+        " (2) Some tensor is created on the host and copied to the device each forward pass.\n"
+        "For (1) we would check the dtype of the cache, then feed bf16 and see if to() "
+        "disappears. For (2) we would look for HtoD memcpy events.\n"
+    )
+    got = grade("partA", hypotheses=hypotheses)
+    assert got["two-hypotheses"] and got["experiment-per-hypothesis"]

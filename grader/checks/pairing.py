@@ -408,6 +408,15 @@ def _counted_paragraph(report: Report) -> list[Unit]:
         units = _alternatives(Unit(rest, para.line, None, False))
         if len(units) >= 2:
             return units
+        # "Two candidate explanations:" over lines marked (1), (2): one unit per marked line
+        offset = para.text[: cue.end()].count("\n")
+        marked = [
+            Unit(ln.strip(), para.line + offset + i, _marker(ln), False)
+            for i, ln in enumerate(rest.split("\n"))
+            if _marker(ln.strip())
+        ]
+        if len(marked) >= 2:
+            return marked
     return []
 
 
