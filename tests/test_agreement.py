@@ -80,9 +80,11 @@ TUNING = SPLIT["tuning"]
 def test_every_tuning_set_has_a_floor():
     assert set(SPLIT["floors"]) == set(TUNING)
     assert set(TUNING).isdisjoint(SPLIT["held_out"])
-    # s24 was written as near misses and grammatical keyword soup: its floor is lower
-    assert all(0.95 <= f <= 1 for n, f in SPLIT["floors"].items() if n != "s24")
-    assert 0.9 <= SPLIT["floors"]["s24"] <= 1
+    # s24 was written as near misses and grammatical keyword soup, s49 as all-lowercase
+    # unpunctuated answers with a sixth grammatical soup: their floors are lower
+    low = {"s24", "s49"}
+    assert all(0.95 <= f <= 1 for n, f in SPLIT["floors"].items() if n not in low)
+    assert all(0.9 <= SPLIT["floors"][n] <= 1 for n in low)
 
 
 @pytest.mark.parametrize("name", TUNING)
