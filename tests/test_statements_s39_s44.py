@@ -9,8 +9,23 @@ from __future__ import annotations
 
 import pytest
 
+from grader.engine import grade_report
+from grader.exercises import resolve_exercise
 from grader.report.model import Report
 from tests.test_statements import experiments_in, grade, grade_text
+
+
+def verdict_and_flag(text: str, exercise: str, criterion: str) -> tuple[bool, bool]:
+    """One criterion's verdict on a whole report, and whether it is flagged for review."""
+    result = grade_report(Report.parse(text), resolve_exercise(exercise))
+    c = next(c for c in result.criteria if c.id == criterion)
+    return c.passed, c.review
+
+
+def hypotheses_and_tests(hypotheses: str) -> bool:
+    """Both criteria of the hypotheses pass: two distinct ones, each with its test."""
+    got = grade("partA", hypotheses=hypotheses)
+    return got["two-hypotheses"] and got["experiment-per-hypothesis"]
 
 
 @pytest.mark.parametrize(
@@ -386,8 +401,7 @@ def test_passive_hypotheses_with_the_outcome_that_confirms_each() -> None:
         "It was hypothesised, second, that tensors are materialised on the host and shipped "
         "to the device per call. This is confirmed by Memcpy HtoD activity in the trace.\n"
     )
-    got = grade("partA", hypotheses=hypotheses)
-    assert got["two-hypotheses"] and got["experiment-per-hypothesis"]
+    assert hypotheses_and_tests(hypotheses)
 
 
 @pytest.mark.parametrize(
@@ -524,16 +538,12 @@ def test_a_reason_that_says_it_does_not_matter() -> None:
 
 
 def test_an_attention_kernel_beside_a_targeting_step_is_flagged() -> None:
-    from grader.engine import grade_report
-    from grader.exercises import resolve_exercise
     from tests.test_statements import BASES, DEFAULTS
 
     def targets(next_value: str) -> tuple[bool, bool]:
         text = (BASES / "base_partA.md").read_text()
         text = text.format(**{**DEFAULTS["partA"], "next": f"Next experiment: {next_value}"})
-        result = grade_report(Report.parse(text), resolve_exercise("partA"))
-        c = next(c for c in result.criteria if c.id == "next-experiment-targets-bottleneck")
-        return c.passed, c.review
+        return verdict_and_flag(text, "partA", "next-experiment-targets-bottleneck")
 
     assert targets("run with_stack=True to find who calls aten::to; also switch to FA3.") == (
         False,
@@ -619,15 +629,11 @@ def test_counting_tools_alternatives_and_additions(value: str, n: int) -> None:
     ],
 )
 def test_a_description_that_judges_the_run_flags_the_claims(workload: str, flagged: bool):
-    from grader.engine import grade_report
-    from grader.exercises import resolve_exercise
     from tests.test_statements import BASES, DEFAULTS
 
     text = (BASES / "base_partA.md").read_text().format(**DEFAULTS["partA"])
     text = text.replace(text.splitlines()[0], f"Workload: {workload}")
-    result = grade_report(Report.parse(text), resolve_exercise("partA"))
-    tokenizer = next(c for c in result.criteria if c.id == "tokenizer-outside-gpu")
-    assert tokenizer.passed and tokenizer.review is flagged
+    assert verdict_and_flag(text, "partA", "tokenizer-outside-gpu") == (True, flagged)
 
 
 @pytest.mark.parametrize(
@@ -662,8 +668,6 @@ def test_a_not_yet_names_a_part_of_the_run(not_yet: str, passed: bool) -> None:
 
 
 def test_evidence_beside_no_diagnosis_is_flagged() -> None:
-    from grader.engine import grade_report
-    from grader.exercises import resolve_exercise
     from tests.test_statements import BASES, DEFAULTS
 
     def evidence(diagnosis: str) -> tuple[bool, bool]:
@@ -674,17 +678,13 @@ def test_evidence_beside_no_diagnosis_is_flagged() -> None:
             "next": "Next experiment: rerun on an A100 and compare.",
         }
         text = (BASES / "base_partB.md").read_text().format(**slots)
-        result = grade_report(Report.parse(text), resolve_exercise("partB"))
-        c = next(c for c in result.criteria if c.id == "overhead-evidence")
-        return c.passed, c.review
+        return verdict_and_flag(text, "partB", "overhead-evidence")
 
     assert evidence("So the GPU is doing a lot of math.") == (True, True)
     assert evidence("So the GPU sits idle waiting for the host.") == (True, False)
 
 
 def test_contrast_answers_that_conflict_with_the_diagnosis_are_flagged() -> None:
-    from grader.engine import grade_report
-    from grader.exercises import resolve_exercise
     from tests.test_statements import BASES, DEFAULTS
 
     def review(diagnosis: str) -> dict[str, tuple[bool, bool]]:
@@ -694,8 +694,10 @@ def test_contrast_answers_that_conflict_with_the_diagnosis_are_flagged() -> None
             "next": "Next experiment: rerun on an A100 and compare.",
         }
         text = (BASES / "base_partB.md").read_text().format(**slots)
-        result = grade_report(Report.parse(text), resolve_exercise("partB"))
-        return {c.id: (c.passed, c.review) for c in result.criteria}
+        return {
+            c: verdict_and_flag(text, "partB", c)
+            for c in ("fused-attention-wrong-here", "top-cuda-meaning")
+        }
 
     wrong = review("This run is compute-bound: the matmuls dominate.")
     assert wrong["fused-attention-wrong-here"] == (True, True)
@@ -913,8 +915,7 @@ def test_hypotheses_by_other_names(layout: str) -> None:
         t0="log the dtype of every layer input with a forward pre-hook; fp32 confirms it",
         t1="look for Memcpy HtoD rows in the trace; none rejects it",
     )
-    got = grade("partA", hypotheses=hypotheses)
-    assert got["two-hypotheses"] and got["experiment-per-hypothesis"]
+    assert hypotheses_and_tests(hypotheses)
 
 
 @pytest.mark.parametrize(
@@ -986,16 +987,12 @@ def test_the_fused_attention_reason_in_other_words() -> None:
 
 
 def test_a_second_hypothesis_in_words_no_cause_is_read_in_is_flagged() -> None:
-    from grader.engine import grade_report
-    from grader.exercises import resolve_exercise
     from tests.test_statements import BASES, DEFAULTS
 
     def two(hypotheses: str) -> tuple[bool, bool]:
         text = (BASES / "base_partA.md").read_text()
         text = text.format(**{**DEFAULTS["partA"], "hypotheses": hypotheses})
-        result = grade_report(Report.parse(text), resolve_exercise("partA"))
-        c = next(c for c in result.criteria if c.id == "two-hypotheses")
-        return c.passed, c.review
+        return verdict_and_flag(text, "partA", "two-hypotheses")
 
     hyps = "Hypotheses:\n- the residual stream is duplicated between the blocks\n- {}\n"
     assert two(hyps.format("the mask is fp32 and cast to bf16 in every layer")) == (False, True)
@@ -1031,8 +1028,7 @@ def test_hypotheses_numbered_without_a_mark() -> None:
         "experiments\n1 check dtype of kv cache and hidden states and profile again\n"
         "2 check device of mask and position ids and see if to goes away\n"
     )
-    got = grade("partA", hypotheses=hypotheses)
-    assert got["two-hypotheses"] and got["experiment-per-hypothesis"]
+    assert hypotheses_and_tests(hypotheses)
 
 
 @pytest.mark.parametrize(
@@ -1067,8 +1063,7 @@ def test_hypotheses_inside_a_details_block() -> None:
         "2. **CPU ↔ GPU transfers.** Inputs created on CPU each step.\n"
         "   - Experiment: check the trace for Memcpy HtoD rows.\n\n</details>\n"
     )
-    got = grade("partA", hypotheses=hypotheses)
-    assert got["two-hypotheses"] and got["experiment-per-hypothesis"]
+    assert hypotheses_and_tests(hypotheses)
 
 
 @pytest.mark.parametrize(
@@ -1152,8 +1147,7 @@ def test_tests_given_after_arrows_by_letter() -> None:
         "→ A: log dtype of kv cache + hidden states at layer entry. all bf16 = reject\n"
         "→ B: look for Memcpy HtoD in the trace. none = reject\n"
     )
-    got = grade("partA", hypotheses=hypotheses)
-    assert got["two-hypotheses"] and got["experiment-per-hypothesis"]
+    assert hypotheses_and_tests(hypotheses)
 
 
 def test_experiments_abbreviated() -> None:
@@ -1191,5 +1185,4 @@ def test_a_paragraph_that_counts_its_causes_then_marks_them() -> None:
         "For (1) we would check the dtype of the cache, then feed bf16 and see if to() "
         "disappears. For (2) we would look for HtoD memcpy events.\n"
     )
-    got = grade("partA", hypotheses=hypotheses)
-    assert got["two-hypotheses"] and got["experiment-per-hypothesis"]
+    assert hypotheses_and_tests(hypotheses)
