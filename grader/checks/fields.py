@@ -41,18 +41,21 @@ def five_fields(ctx: Context) -> Verdict:
     if empty:
         _, f = empty[0]
         return Verdict.no(
-            ctx.report.quote(f.label_line),
+            ctx.report.quote(f.label_line, f.label_block),
             f"no real content in: {', '.join(n for n, _ in empty)}",
         )
-    last = max(ctx.report.fields[s.key].label_line for s in specs)
+    final = max(
+        (ctx.report.fields[s.key] for s in specs), key=lambda f: (f.label_line, f.label_block)
+    )
+    last = (final.label_line, final.label_block)
     near = [ctx.report.fields[s.key].label for s in specs if ctx.report.fields[s.key].fuzzy]
     if near:  # a label read as a near spelling of a field's name: is it that field?
         return Verdict.yes(
-            ctx.report.quote(last),
+            ctx.report.quote(*last),
             "all five fields have content; read as near spellings: " + ", ".join(near),
             review=True,
         )
-    return Verdict.yes(ctx.report.quote(last), "all five fields have content")
+    return Verdict.yes(ctx.report.quote(*last), "all five fields have content")
 
 
 @check("field-names-exact")
@@ -85,16 +88,16 @@ def field_names_exact(ctx: Context) -> Verdict:
             return Verdict.no(None, f"field name {spec.name!r} not found")
         if not f.exact:
             return Verdict.no(
-                ctx.report.quote(f.label_line),
+                ctx.report.quote(f.label_line, f.label_block),
                 f"{f.label!r} is not the field name {spec.name!r}",
             )
-    order = [fields[s.key].label_line for s in specs]
+    order = [(fields[s.key].label_line, fields[s.key].label_block) for s in specs]
     names = ", ".join(fields[s.key].label for s in specs)
     if order != sorted(order):
         first_out = next(b for a, b in zip(order, order[1:], strict=False) if b < a)
         return Verdict.no(
-            ctx.report.quote(first_out),
+            ctx.report.quote(*first_out),
             f"the names ({names}) are not in the order Workload, Hardware, Top CUDA time, "
             "Top CPU / orchestration cost, Next experiment",
         )
-    return Verdict.yes(ctx.report.quote(order[0]), f"all five names exact: {names}")
+    return Verdict.yes(ctx.report.quote(*order[0]), f"all five names exact: {names}")

@@ -34,7 +34,9 @@ _SEPARATOR = re.compile(
 )
 # An enumerator, a bullet, a heading mark, or a lab notebook's time stamp ("[14:05] Workload:")
 _NUMBERING = re.compile(
-    rf"^\s*(?:\d{{1,2}}(?:\.\d{{1,2}})+\.?(?=\s)|\(?\d+[a-z]?[.)]|[-*•·>]|#+|"
+    rf"^\s*(?:\d{{1,2}}(?:\.\d{{1,2}})+\.?(?=\s)|"
+    rf"\u00a7\s?\d{{1,2}}(?:\.\d{{1,2}})*[.:)]?(?=\s)|"  # a section sign: "§1 Workload"
+    rf"\(?\d+[a-z]?[.)]|[-*•·>]|#+|"
     # a mark or emoji before the label: "✅ Workload:", "➤ Hardware:"
     rf"{MARKS}+|"
     rf"(?:{TIME_STAMP}|{BRACKET_TAG})(?=\s))\s*"  # "1.1 Workload:", a memo's numbering

@@ -44,7 +44,32 @@ _ANSWER = re.compile(rf"{ANSWER_MARK}\s+")
 
 def relayout(lines: list[Line]) -> list[Line]:
     """``lines`` with question-and-answer pairs and dense paragraphs rewritten."""
-    return split_dense(unwrap_questions(lines))
+    return split_dense(unwrap_questions(columns_to_rows(lines)))
+
+
+def columns_to_rows(lines: list[Line]) -> list[Line]:
+    """A table whose header names three or more of the five fields ("| Workload | Hardware
+    | ... |") with the answers in the rows below: each answer becomes a row of its own,
+    label and value, as in a two-column table; its text is the cell as written."""
+    out: list[Line] = []
+    block = max((ln.block for ln in lines), default=0)
+    header: Line | None = None
+    for line in lines:
+        if line.kind != "table":
+            header = None
+            out.append(line)
+            continue
+        if header is not None and len(line.cells) == len(header.cells):
+            for label, value in zip(header.cells, line.cells, strict=True):
+                if value.strip():
+                    block += 1
+                    out.append(line._replace(text=value, block=block, cells=(label, value)))
+            continue
+        named = {hit[0].key for c in line.cells if (hit := match_label(c)) and not hit[2]}
+        header = line if len(named) >= 3 else None
+        if header is None:
+            out.append(line)
+    return out
 
 
 def unwrap_questions(lines: list[Line]) -> list[Line]:

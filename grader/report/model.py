@@ -60,13 +60,16 @@ class Report:
         in_fields = {key for f in fields.values() for key in f.lines}
         return cls(lines, fields, find_sections(lines, in_fields), source, warnings)
 
-    def line_text(self, number: int) -> str:
-        """The plain text of line ``number`` as the report has it ("" for a blank line)."""
-        return next((ln.text for ln in self.lines if ln.number == number), "")
+    def line_text(self, number: int, block: int | None = None) -> str:
+        """The plain text of line ``number`` as the report has it ("" for a blank line); of
+        its piece in ``block`` when a line was read as several (a table's columns)."""
+        here = [ln for ln in self.lines if ln.number == number]
+        own = [ln for ln in here if ln.block == block]
+        return (own or here)[0].text if here else ""
 
-    def quote(self, number: int) -> Evidence:
-        """Evidence for line ``number``: its number and its text as it stands."""
-        return Evidence(number, self.line_text(number))
+    def quote(self, number: int, block: int | None = None) -> Evidence:
+        """Evidence for line ``number`` (its piece in ``block``): its text as it stands."""
+        return Evidence(number, self.line_text(number, block))
 
     def field(self, key: str) -> Field | None:
         f = self.fields.get(key)

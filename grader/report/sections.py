@@ -50,6 +50,7 @@ _DECOR = re.compile(
     r"|\d{1,2}(?:\.\d{1,2})+\.?\s"
     # requirement-style numbers: "R1. Hypotheses", "R2 Experiments", "REQ-3: ..."
     r"|(?:R|REQ-?)\d{1,2}(?:\.\d{1,2})*[.:)]?\s"
+    r"|\u00a7\s?\d{1,2}(?:\.\d{1,2})*[.:)]?\s"  # a section sign: "§4 Not yet"
     rf"|{TIME_STAMP}(?=[\s*_\]])|{BRACKET_TAG}(?=\s)|Q\d{{0,2}}\s*(?:[:.)]|\s[\u2014\u2013-])\s)+"
 )
 _ARROW = re.compile(r"^\s*(?:->|→|=>)")
