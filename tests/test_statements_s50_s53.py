@@ -9,7 +9,16 @@ from __future__ import annotations
 import pytest
 
 from grader.report.model import Report
-from tests.test_statements import grade, grade_text
+from tests.test_statements import NO_LEAD, grade, grade_text
+
+# The five fields of a good Part A report, no judgement in them (lines 1-5).
+BASE_FIELDS = """\
+Workload: decoder-only LLM, prompt 4096 tokens, output 128 tokens, bf16 weights, batch 1
+Hardware: NVIDIA L4
+Top CUDA time: matmul 38.4 ms, flash attention 31.7 ms, copy_ 19.6 ms, to 15.1 ms
+Top CPU / orchestration cost: tokenizer.encode, 22 ms of CPU and no CUDA
+Next experiment: rerun the same request on an A100 and compare the totals.
+"""
 
 FIVE_AS_COLUMNS = """\
 | Workload | Hardware | Top CUDA time | Top CPU / orchestration cost | Next experiment |
@@ -48,3 +57,36 @@ def test_a_header_row_naming_two_fields_is_no_five_field_layout() -> None:
 def test_a_section_sign_numbers_a_heading(heading: str, passed: bool) -> None:
     not_yet = f"{heading}\n\naten::slice: 436 calls but only 1.4 ms of CUDA, about 1% of the total."
     assert grade("partA", not_yet=not_yet)["not-yet-with-reason"] is passed
+
+
+@pytest.mark.parametrize(
+    ("diagnosis", "passed"),
+    [
+        # "the latter" speaks of the last thing named
+        (
+            "That is 70 ms of math and 35 ms of data movement (copy_, to). The latter is not "
+            "required by the model.",
+            True,
+        ),
+        ("copy_ + to are 35 ms of movement. It should be explainable.", True),
+        ("copy_ + to are 35 ms of movement. They must be accounted for.", True),
+        ("copy_ + to are 35 ms of movement. The latter two are the attention's own work.", False),
+    ],
+)
+def test_the_latter_and_a_need_for_an_account(diagnosis: str, passed: bool) -> None:
+    got = grade("partA", diagnosis=diagnosis, next=NO_LEAD)
+    assert got["separates-math-from-movement"] is passed
+
+
+def test_a_question_that_sets_movement_against_math_opens_no_hypotheses() -> None:
+    text = (
+        BASE_FIELDS + "\nQ. What is math and what is movement?\nA. Math: matmul + attention,"
+        " 70 ms. Movement: copy_ + to, 35 ms. The movement should be explainable.\n"
+    )
+    report = Report.parse(text)
+    where = {t.number: t.where for t in report.text_lines}
+    assert where[7] != "hypotheses"
+    assert grade_text(text, "partA")["separates-math-from-movement"]
+    # a question about where the copies come from does open the hypotheses
+    asked = Report.parse(BASE_FIELDS + "\nWhere do the copies come from?\nfp32 casts.\n")
+    assert {t.number: t.where for t in asked.text_lines}[7] == "hypotheses"

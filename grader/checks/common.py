@@ -35,7 +35,9 @@ class Sentence(NamedTuple):
     kind: str = ""  # how it was said: "claim", "priority", "dominance", ...
 
 
-_PRONOUN = re.compile(r"\b(?:those|these|they|this|that|it|both|them)\b", re.IGNORECASE)
+# "the latter": the last thing named, as in "70 ms of math and 35 ms of movement. The
+# latter is not required by the model."
+_PRONOUN = re.compile(r"\b(?:those|these|they|this|that|it|both|them|the latter)\b", re.IGNORECASE)
 
 
 def iter_sentences(lines: list[TextLine], join_pronouns: bool = True) -> Iterator[Sentence]:
@@ -124,7 +126,8 @@ def _asked(text: str, m: re.Match[str]) -> bool:
 
 _WHY_ASKED = re.compile(r"[\u2014\u2013:(-]\s*why\s*\?+\)?\s*$", re.IGNORECASE)
 _PRONOUN_LED = re.compile(
-    r"^\W*(?:(?:and|so|but)\W+)?(?:those|these|they|this|that|it|both|them)\b", re.IGNORECASE
+    r"^\W*(?:(?:and|so|but)\W+)?(?:those|these|they|this|that|it|both|them|the latter)\b",
+    re.IGNORECASE,
 )
 _OPENING = re.compile(r"^\W*(?:(?:and|so|but|then|which|thus|hence)\W+)?(\w+)")
 _DETERMINERS = frozenset(
