@@ -90,3 +90,55 @@ def test_a_question_that_sets_movement_against_math_opens_no_hypotheses() -> Non
     # a question about where the copies come from does open the hypotheses
     asked = Report.parse(BASE_FIELDS + "\nWhere do the copies come from?\nfp32 casts.\n")
     assert {t.number: t.where for t in asked.text_lines}[7] == "hypotheses"
+
+
+@pytest.mark.parametrize(
+    ("hypotheses", "passed"),
+    [
+        # a test lead with a full stop, each under its hypothesis
+        (
+            "H1 (dtype). An fp32 mask is cast to bf16 in every layer.\n\n"
+            "*Test.* Log the dtype of every layer input with a pre-hook.\n\n"
+            "H2 (host to device). The inputs are built on the CPU each step.\n\n"
+            "*Test.* Look for Memcpy HtoD rows in the trace.",
+            True,
+        ),
+        # an arrow back to the claim
+        (
+            "H1. Casts: an fp32 tensor is converted to bf16 per layer. ⇐ test: log x.dtype.\n"
+            "H2. Transfers: host-built tensors copied to the device. ⇐ test: count Memcpy HtoD "
+            "events in the trace.",
+            True,
+        ),
+        # subscript labels
+        (
+            "**H_a.** fp32 activations meet bf16 weights, a cast on every call.\n"
+            "Test: assert x.dtype == torch.bfloat16 at each Linear input.\n"
+            "**H_b.** .contiguous() on transposed K/V views before SDPA.\n"
+            "Test: print q.is_contiguous() and fix the layout upstream.",
+            True,
+        ),
+        # both tests after both hypotheses, in their order
+        (
+            "H1 fp32→bf16 casts; H2 CPU→GPU upload of inputs. Tests: dtype hooks on layer "
+            "inputs; HtoD memcpy rows in the trace.",
+            True,
+        ),
+        (
+            "H1 fp32→bf16 casts; H2 CPU→GPU upload of inputs. Tests: dtype hooks on layer inputs.",
+            False,
+        ),
+    ],
+)
+def test_more_layouts_of_hypotheses_and_tests(hypotheses: str, passed: bool) -> None:
+    got = grade("partA", hypotheses=hypotheses)
+    assert got["two-hypotheses"]
+    assert got["experiment-per-hypothesis"] is passed
+
+
+def test_a_lead_that_names_its_part_in_brackets() -> None:
+    not_yet = "Remark (not yet). The attention kernel: it is already flash attention."
+    assert grade("partA", not_yet=not_yet)["not-yet-with-reason"]
+    assert not grade("partA", not_yet="Remark (aside). The attention kernel is flash.")[
+        "not-yet-with-reason"
+    ]

@@ -128,10 +128,12 @@ class Test(NamedTuple):
 # an action, or a sentence that leads into a test ("To test it, ...", "Check: ...").
 _LINE_LEAD = re.compile(
     r"\n\s*(?:[-*+]\s+)?(?=(?:->|→|=>|⇒)|(?:e\d|exp\.?\s*\d|test|check|experiment|verify|"
-    r"confirm|falsif\w*|how to (?:test|check))\b[^:\n]{0,24}[:\u2014\u2013-])",
+    r"confirm|falsif\w*|how to (?:test|check))\b[^:\n]{0,24}[:\u2014\u2013-]"
+    r"|(?:test|check|experiment)\.\s)",  # a lead with a full stop: "*Test.* Look for ..."
     re.IGNORECASE,
 )
-_ARROW = re.compile(r"\s(?:->|→|=>|⇒|\|)\s*")  # also a table cell's edge, " | "
+# also a table cell's edge, " | ", and an arrow back to the claim: "⇐ test: log x.dtype"
+_ARROW = re.compile(r"\s(?:->|→|=>|⇒|⇐|←|<-(?!>)|\|)\s*")
 _SENTENCE_START = re.compile(r"(?:[.;!?)]|\s[\u2014\u2013-])\s+|:\s+(?=[A-Z])|\s\((?=\w)")
 
 
@@ -565,6 +567,11 @@ def tested(report: Report) -> dict[int, Pairing]:
 def _tested(report: Report) -> dict[int, Pairing]:
     hyps = hypotheses(report)
     covered: dict[int, Pairing] = {}
+    if hyps and (shared := _shared_tests(hyps[-1].test, len(hyps))):
+        # "H1 fp32 casts; H2 CPU uploads. Tests: dtype hooks; HtoD rows in the trace": one
+        # test a hypothesis, in their order
+        for h, piece in zip(hyps, shared, strict=True):
+            covered[h.number] = Pairing(hyps[-1].test_line, piece, False)
     for h in hyps:
         # "To check the first I'd ... To check the second I'd ..." written after the second
         # hypothesis: each sentence goes to the one it names
@@ -594,6 +601,21 @@ def _tested(report: Report) -> dict[int, Pairing]:
             if 1 <= target <= len(hyps):
                 covered.setdefault(target, Pairing(t.line, t.text, guessed))
     return covered
+
+
+_PLURAL_LEAD = re.compile(r"^\W*(?:tests|checks|experiments)\s*[:\u2014\u2013-]\s*", re.I)
+
+
+def _shared_tests(test: str, n: int) -> list[str]:
+    """The tests of all ``n`` hypotheses written after the last one, under a plural lead and
+    set apart by semicolons; [] when the test is not that."""
+    lead = _PLURAL_LEAD.match(test)
+    if lead is None or n < 2:
+        return []
+    pieces = [p.strip() for p in test[lead.end() :].split(";") if p.strip()]
+    if len(pieces) != n or not all(is_test(p) for p in pieces):
+        return []
+    return pieces
 
 
 def _test_pieces_by_reference(test: str, n: int) -> list[str]:

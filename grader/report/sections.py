@@ -29,6 +29,7 @@ _NAMED_UNIT = rf"{_HYPOTHESIS_NAMES}|check|experiment|verify(?: idea| theory)?"
 _MARKER = re.compile(
     r"^\s*(?:\(?(?:h|hyp(?:othesis)?\.?\s*|(?:e|exp(?:eriment)?\.?|test)\s*(?:for\s+)?h?)\s*(\d)\)?\b"
     r"|\((i{1,3}|iv|vi{0,3}|[a-h1-9])\)|(i{1,3}|iv|[a-h1-9])[.)]\s|\d{1,2}([a-h])[.)]?\s"
+    r"|\$?h_\{?([a-d1-9])\}?\$?(?=[\s.:)])"  # a subscript: "H_a.", "$H_{1}$:"
     r"|([1-9])\s(?=[a-z])|([1-9])\s[-\u2013\u2014]\s"  # "1 the inputs ...", "2 - the mask ..."
     r"|(?:->|→|=>|⇒)\s*(?:h\s*)?([a-d1-9])\s*[:.)]"  # "→ B: look for Memcpy HtoD ..."
     r"|(?:hyp(?:othesis)?|test|exp(?:eriment)?)\.?\s+([a-d])\b(?=\s*[:.)\u2014\u2013-])"
@@ -60,7 +61,7 @@ _LEAD_MARKER = re.compile(
     r"\b(?:hyp\w*|tests?|checks?|for|experiments?)\.?\s+(?:h\s*)?([a-d1-9])\b", re.IGNORECASE
 )
 _HYPOTHESIS_START = re.compile(
-    r"^\W*(?:(?:h|hyp(?:othesis)?\.?\s*)\d\b"
+    r"^\W*(?:(?:h|hyp(?:othesis)?\.?\s*)\d\b|\$?h_\{?[a-d1-9]\}?\$?(?=[\s.:)])"
     rf"|(?:{_HYPOTHESIS_NAMES})\s*#?\s*(?:[1-9]|[a-d](?=\s*[:.)\u2014\u2013-]))\b)",
     re.IGNORECASE,
 )
@@ -136,12 +137,20 @@ def undecorated(text: str) -> str:
     return _DECOR.sub("", text).strip()
 
 
+_TAGGED_LEAD = re.compile(r"^[A-Za-z]+(?:\s[A-Za-z]+)?\s*\(([^()]{3,30})\)\s*[.:\u2014\u2013-]\s*")
+
+
 def section_of(text: str) -> tuple[str, str] | None:
     """The part a line opens, and the rest of the line after its lead words."""
     plain = _DECOR.sub("", text).strip()
     m = _section_leads().match(plain)
     if m is None:
-        return None
+        # a lead of one's own that names its part in brackets: "Remark (not yet). The ..."
+        tagged = _TAGGED_LEAD.match(plain)
+        inner = section_of(tagged.group(1)) if tagged else None
+        if tagged is None or inner is None or inner[1]:
+            return None
+        return inner[0], plain[tagged.end() :].strip(" *_")
     name = next(n for n, g in m.groupdict().items() if g is not None)
     rest = plain[m.end() :]
     if _SEPARATOR.search(rest[:45]):
