@@ -142,3 +142,16 @@ def test_a_lead_that_names_its_part_in_brackets() -> None:
     assert not grade("partA", not_yet="Remark (aside). The attention kernel is flash.")[
         "not-yet-with-reason"
     ]
+
+
+@pytest.mark.parametrize(
+    ("attention_2", "passed"),
+    [
+        ("[bullet 4]", False),
+        ("TODO", False),
+        ("...", False),
+        ("The GPU waits on Python, so a fused attention kernel cannot help.", True),
+    ],
+)
+def test_a_templates_bullet_left_as_it_was_is_no_bullet(attention_2: str, passed: bool) -> None:
+    assert grade("partB", attention_2=attention_2)["contrast-four-bullets"] is passed

@@ -8,6 +8,7 @@ from grader.checks.common import DEVICE_WORD, Sentence, iter_sentences, line_sen
 from grader.checks.diagnosis import diagnosis_matches, refused
 from grader.checks.partrefs import lead_letter, own_part, part_refs
 from grader.checks.registry import Context, Evidence, Verdict, check
+from grader.report.fields import PLACEHOLDERS
 from grader.report.language import has
 from grader.report.model import Report, TextLine
 
@@ -134,7 +135,8 @@ def contrast_items(report: Report) -> tuple[list[TextLine], TextLine | None]:
 def contrast_four_bullets(ctx: Context) -> Verdict:
     """The contrast with Part A is given as four bullets.
 
-    Four list items (bulleted or numbered), not a paragraph and not three or six.
+    Four list items (bulleted or numbered), not a paragraph and not three or six; a
+    template's item left as it was ("- [bullet 3]") is not a bullet given.
 
     PASS (partB):
         Contrast with A:
@@ -150,8 +152,14 @@ def contrast_four_bullets(ctx: Context) -> Verdict:
     items, lead = contrast_items(ctx.report)
     if lead is None:
         return Verdict.no(None, "looked for a contrast with Part A (a 'Contrast'/'vs' part); none")
-    if len(items) == 4:
+    empty = [i for i in items if PLACEHOLDERS.match(i.text)]  # "- [bullet 3]", "- TODO"
+    if len(items) == 4 and not empty:
         return Verdict.yes(lead, "four bullets")
+    if empty:
+        return Verdict.no(
+            Evidence(empty[0].number, empty[0].text),
+            f"{len(items) - len(empty)} of the {len(items)} bullets have something in them",
+        )
     if not items:
         return Verdict.no(lead, "the contrast is a paragraph, not four bullets")
     return Verdict.no(lead, f"the contrast has {len(items)} bullets, not four")
