@@ -155,3 +155,26 @@ def test_a_lead_that_names_its_part_in_brackets() -> None:
 )
 def test_a_templates_bullet_left_as_it_was_is_no_bullet(attention_2: str, passed: bool) -> None:
     assert grade("partB", attention_2=attention_2)["contrast-four-bullets"] is passed
+
+
+@pytest.mark.parametrize(
+    ("diagnosis", "passed"),
+    [
+        # a second-language writer's "not model": not the model's own work
+        (
+            "After them is copy_ and to, together 34.7 ms, this is not model, is moving of the "
+            "data.",
+            True,
+        ),
+        (
+            "copy_ 19.6 ms + to 15.1 ms (the movement we maybe do not want) is a third of the "
+            "GPU time.",
+            True,
+        ),
+        ("copy_ 19.6 ms + to 15.1 ms are not the model's fault, they are normal.", False),
+        ("copy_ 19.6 ms + to 15.1 ms: the movement we want, part of the model.", False),
+    ],
+)
+def test_movement_the_model_does_not_want(diagnosis: str, passed: bool) -> None:
+    got = grade("partA", diagnosis=diagnosis, next=NO_LEAD)
+    assert got["separates-math-from-movement"] is passed
