@@ -178,3 +178,27 @@ def test_a_templates_bullet_left_as_it_was_is_no_bullet(attention_2: str, passed
 def test_movement_the_model_does_not_want(diagnosis: str, passed: bool) -> None:
     got = grade("partA", diagnosis=diagnosis, next=NO_LEAD)
     assert got["separates-math-from-movement"] is passed
+
+
+@pytest.mark.parametrize(
+    ("paragraph", "passed"),
+    [
+        (
+            "For why copy_ and to exist, my first hypothesis is dtype: the mask is fp32 and is "
+            "cast to bf16 in every layer. To test it, I print the dtypes with a hook. My second "
+            "hypothesis is device: some tensor is created on CPU and copied to the GPU each "
+            "step. To test it, I look for Memcpy HtoD in the trace.",
+            True,
+        ),
+        # the first named, no second: one hypothesis
+        (
+            "For why copy_ and to exist, my first hypothesis is dtype: the mask is fp32 and is "
+            "cast to bf16 in every layer. To test it, I print the dtypes with a hook.",
+            False,
+        ),
+    ],
+)
+def test_hypotheses_counted_first_and_second_in_prose(paragraph: str, passed: bool) -> None:
+    got = grade("partA", hypotheses=paragraph)
+    assert got["two-hypotheses"] is passed
+    assert got["experiment-per-hypothesis"] is passed

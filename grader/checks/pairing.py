@@ -397,11 +397,22 @@ _SAYS_HOW_MANY = re.compile(
 )
 
 
+_FIRST_NAMED = re.compile(
+    r"\b(?:my|our|the) first (?:hypothes[ie]s|guess|theory|explanation|suspect|idea|candidate)\b",
+    re.I,
+)
+
+
 def _counted_paragraph(report: Report) -> list[Unit]:
     """ "I think there are two likely explanations for the copies. One is that ... The
     other is that ...": a paragraph that says it gives several causes, cut where each
     starts."""
     for para in _free_paragraphs(report):
+        first = _FIRST_NAMED.search(para.text)
+        if first is not None:  # "For why they exist, my first hypothesis is dtype: ..."
+            units = _alternatives(Unit(para.text[first.start() :], para.line, None, False))
+            if len(units) >= 2:
+                return units
         cue = _SAYS_HOW_MANY.search(para.text)
         if cue is None:
             continue
