@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from grader.report.model import Report
-from tests.test_statements import NO_LEAD, grade, grade_text
+from tests.test_statements import BASES, DEFAULTS, NO_LEAD, grade, grade_text
 
 # The five fields of a good Part A report, no judgement in them (lines 1-5).
 BASE_FIELDS = """\
@@ -202,3 +202,59 @@ def test_hypotheses_counted_first_and_second_in_prose(paragraph: str, passed: bo
     got = grade("partA", hypotheses=paragraph)
     assert got["two-hypotheses"] is passed
     assert got["experiment-per-hypothesis"] is passed
+
+
+TOKENIZER = (
+    "Top CPU / orchestration cost: tokenizer.encode takes 22 ms on the CPU and 0 ms of CUDA, "
+    "but it still adds to TTFT."
+)
+
+
+@pytest.mark.parametrize(
+    ("line", "passed"),
+    [
+        (
+            "Top CPU / orchestration cost: tokenizer.encode, 22 ms. It's free in the sense that "
+            "the GPU never sees it. The user does: that's 22 ms before token one, every request.",
+            True,
+        ),
+        (
+            "Top CPU / orchestration cost: tokenizer.encode, 22 ms on the CPU, outside GPU time, "
+            "added to every request.",
+            True,
+        ),
+        (
+            "Top CPU / orchestration cost: tokenizer.encode, 22 ms. It runs on the CPU, so it's "
+            "outside the GPU time and doesn't really count toward the request; it's a one-off "
+            "before the model starts.",
+            False,
+        ),
+        (
+            "Top CPU / orchestration cost: tokenizer.encode runs on the CPU and is not part of "
+            "the request latency.",
+            False,
+        ),
+    ],
+)
+def test_the_latency_half_in_other_words_and_denied(line: str, passed: bool) -> None:
+    text = (BASES / "base_partA.md").read_text().replace(TOKENIZER, line)
+    assert line in text
+    got = grade_text(text.format(**DEFAULTS["partA"]), "partA")
+    assert got["tokenizer-outside-gpu"] is passed
+
+
+@pytest.mark.parametrize(
+    ("diagnosis", "passed"),
+    [
+        (
+            "copy_ (19.6) and to (15.1) are the uninvited guests: 35 ms that for a bf16 batch-1 "
+            "request should be roughly zero.",
+            True,
+        ),
+        ("copy_ (19.6) and to (15.1) should be about zero.", True),
+        ("copy_ (19.6) and to (15.1) are the guests of honour.", False),
+    ],
+)
+def test_movement_that_should_be_about_zero(diagnosis: str, passed: bool) -> None:
+    got = grade("partA", diagnosis=diagnosis, next=NO_LEAD)
+    assert got["separates-math-from-movement"] is passed

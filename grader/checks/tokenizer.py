@@ -47,7 +47,9 @@ def tokenizer_outside_gpu(ctx: Context) -> Verdict:
             carried = about
             if not about:
                 continue
-            cpu, latency = bool(mentions("cpu_side", sentence)), bool(mentions("latency", sentence))
+            cpu = bool(mentions("cpu_side", sentence))
+            # "it doesn't really count toward the request; a one-off before the model starts"
+            latency = bool(mentions("latency", sentence)) and not has("latency_denied", sentence)
             if cpu and latency and own:
                 return Verdict.yes(Evidence(tl.number, written))
             if cpu and not cpu_half:
