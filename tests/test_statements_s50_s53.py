@@ -258,3 +258,24 @@ def test_the_latency_half_in_other_words_and_denied(line: str, passed: bool) -> 
 def test_movement_that_should_be_about_zero(diagnosis: str, passed: bool) -> None:
     got = grade("partA", diagnosis=diagnosis, next=NO_LEAD)
     assert got["separates-math-from-movement"] is passed
+
+
+@pytest.mark.parametrize(
+    ("attention_2", "passed"),
+    [
+        (
+            "Fused attention: wrong for B, there is no attention op to fuse and the time is not "
+            "in any kernel, it is in the gaps between them.",
+            True,
+        ),
+        (
+            "Fused attention is the wrong next experiment in B: no attention in the table, and "
+            "faster kernels do not help when GPU waits for launches.",
+            True,
+        ),
+        ("Fused attention is the wrong next experiment in B: no attention in the table.", False),
+    ],
+)
+def test_a_faster_kernel_that_cannot_close_the_gaps(attention_2: str, passed: bool) -> None:
+    got = grade("partB", attention_1="Matmul is on top in both parts.", attention_2=attention_2)
+    assert got["fused-attention-wrong-here"] is passed
