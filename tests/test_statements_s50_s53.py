@@ -279,3 +279,37 @@ def test_movement_that_should_be_about_zero(diagnosis: str, passed: bool) -> Non
 def test_a_faster_kernel_that_cannot_close_the_gaps(attention_2: str, passed: bool) -> None:
     got = grade("partB", attention_1="Matmul is on top in both parts.", attention_2=attention_2)
     assert got["fused-attention-wrong-here"] is passed
+
+
+B_CONTRAST = """\
+Workload: batch 1, prompt 32, decode 128, tiny hidden size
+Hardware: L4
+Top CUDA time: aten::matmul, 6.1 ms over 240 calls.
+Top CPU / orchestration cost: the Python decode loop, 38 ms of CPU time.
+Next experiment: capture the decode step in a CUDA graph and compare the time per token.
+
+Contrast with Part A:
+- Part A: matmul at the top is the prefill math doing real work.
+- {b_line}
+- A is movement-bound, B is overhead-bound.
+- No attention op in B, and the GPU waits on launches, so a fused kernel cannot help.
+"""
+
+
+@pytest.mark.parametrize(
+    ("b_line", "passed"),
+    [
+        # the bullet names its part once; its next sentence goes on speaking of it
+        (
+            "Part B: matmul at the top is trivia. Each call is tens of microseconds and the GPU "
+            "is idle.",
+            True,
+        ),
+        ("Part B, top CUDA name: matmul at 6.1 ms is top by default.", True),
+        ("Part B: matmul at the top again. Each call is tens of microseconds.", True),
+        ("Part B: matmul at the top again. It is the real cost here too.", False),
+    ],
+)
+def test_a_bullets_part_carries_to_its_next_sentence(b_line: str, passed: bool) -> None:
+    got = grade_text(B_CONTRAST.format(b_line=b_line), "partB")
+    assert got["top-cuda-meaning"] is passed

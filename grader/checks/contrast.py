@@ -175,11 +175,17 @@ def _meaning_pieces(
     """
     scope = report.lines_in("contrast") or [t for t in report.text_lines if t.where == "body"]
     out = []
+    line_at, line_refs = None, frozenset[str]()  # the parts the line's sentences named last
     for s in iter_sentences(scope, join_pronouns=False):
+        if s.line is not line_at:
+            line_at, line_refs = s.line, frozenset()
         here = own if _HERE.search(s.text) else frozenset()
-        sentence_refs = part_refs(s.text)
-        out.append((s.text, sentence_refs or here, s.line))
-        carried: frozenset[str] = frozenset()
+        sentence_refs = part_refs(s.text) or here
+        # "- Part B: matmul on top is trivia. Each call is tens of microseconds.": a sentence
+        # that names no part goes on speaking of the part its line named
+        line_refs = sentence_refs or line_refs
+        out.append((s.text, line_refs, s.line))
+        carried: frozenset[str] = line_refs if not sentence_refs else frozenset()
         run = ""  # the pieces in a row that speak of the same part, read together
         for piece in _TURN_OR_STOP.split(s.text):
             if not piece.strip():
