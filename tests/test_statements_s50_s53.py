@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from grader.report.model import Report
-from tests.test_statements import BASES, DEFAULTS, NO_LEAD, grade, grade_text
+from tests.test_statements import BASES, DEFAULTS, NO_LEAD, experiments_in, grade, grade_text
 
 # The five fields of a good Part A report, no judgement in them (lines 1-5).
 BASE_FIELDS = """\
@@ -313,3 +313,25 @@ Contrast with Part A:
 def test_a_bullets_part_carries_to_its_next_sentence(b_line: str, passed: bool) -> None:
     got = grade_text(B_CONTRAST.format(b_line=b_line), "partB")
     assert got["top-cuda-meaning"] is passed
+
+
+@pytest.mark.parametrize(
+    ("value", "n"),
+    [
+        # another way to make the same thing, named by "it": one change
+        (
+            "fuse add+relu into a single Triton elementwise kernel (or let torch.compile "
+            "generate it) and count launches per token before and after",
+            1,
+        ),
+        (
+            "capture the decode step in CUDA graphs (or use torch.compile to do it) and compare "
+            "ms/token",
+            1,
+        ),
+        ("write a Triton kernel (or just try FlashAttention-3)", 2),
+        ("fuse add+relu into one kernel (or raise the batch to 8)", 2),
+    ],
+)
+def test_another_means_to_the_same_change(value: str, n: int) -> None:
+    assert experiments_in(value) == n

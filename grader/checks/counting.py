@@ -99,6 +99,14 @@ _EXPECTED = re.compile(
 )
 
 
+# Another way to make the same thing, named by a pronoun: one change, two means.
+_SAME_THING = re.compile(
+    r"\b(?:generate|write|build|make|produce|emit|do|handle)s? (?:it|that|this|them)(?: for me)?"
+    r"\W*$",
+    re.IGNORECASE,
+)
+
+
 def _offers_alternatives(value: str) -> bool:
     """Alternatives offered, unless each is a way to look, not a change: "set a breakpoint
     on Tensor.to (or use with_stack=True)" is one probe, as probes together are one
@@ -114,6 +122,8 @@ def _offers_alternatives(value: str) -> bool:
             # ("find which line casts to bf16 (or moves them to the GPU)") nor another
             # setting of the same change ("quantize to int8 (or fp8)")
             before = value[: m.start()]
+            if _SAME_THING.search(offered):
+                continue  # "fuse add+relu into one kernel (or let torch.compile generate it)"
             tools = changes_in(offered) - FIX_KINDS
             if has("test_probe", before) and not tools:
                 continue
