@@ -335,3 +335,46 @@ def test_a_bullets_part_carries_to_its_next_sentence(b_line: str, passed: bool) 
 )
 def test_another_means_to_the_same_change(value: str, n: int) -> None:
     assert experiments_in(value) == n
+
+
+def test_a_fused_attention_judged_the_wrong_step_proposes_nothing() -> None:
+    attention_2 = (
+        "Fused attention is the wrong next step because writing a custom attention kernel is "
+        "a lot of engineering effort for a small model."
+    )
+    assert grade("partB", attention_2=attention_2)["no-premature-attention-kernel"]
+    proposal = "Next I would write a custom attention kernel for this model."
+    assert not grade("partB", attention_2=proposal)["no-premature-attention-kernel"]
+
+
+def test_a_templates_comment_is_not_read() -> None:
+    text = (BASES / "base_partA.md").read_text().format(**DEFAULTS["partA"])
+    commented = text.replace("Top CUDA time: ", "Top CUDA time: <!-- write here --> ")
+    report = Report.parse(commented)
+    assert "write here" not in report.fields["top_cuda"].value
+    assert grade_text(commented, "partA")["no-premature-attention-kernel"]
+    # the comment's lines are blanked where they stand: later lines keep their numbers
+    two_lines = "<!-- fill in\nthe five fields -->\nHardware: L4\n"
+    assert Report.parse(two_lines).fields["hardware"].label_line == 3
+
+
+@pytest.mark.parametrize(
+    ("diagnosis", "passed"),
+    [
+        # twelve words or more of bare terms, whatever follows after a comma
+        (
+            "movement-bound copy_ to bf16 L4 4096 matmul flash attention model math vs avoidable "
+            "movement tokenizer CPU TTFT latency, one next experiment with_stack record_function, "
+            "not a custom attention kernel, discipline tool boring evidence.",
+            False,
+        ),
+        (
+            "math (matmul + FA ≈ 70 ms) vs movement (copy_ + to ≈ 35 ms), the movement needs an "
+            "explanation.",
+            True,
+        ),
+    ],
+)
+def test_a_long_run_of_terms_says_nothing(diagnosis: str, passed: bool) -> None:
+    got = grade("partA", diagnosis=diagnosis, next=NO_LEAD)
+    assert got["separates-math-from-movement"] is passed

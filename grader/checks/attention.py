@@ -34,9 +34,10 @@ _GOES_ON = re.compile(
 )
 _WAITS = re.compile(r"\b(?:wait\w*|idle\w*|starv\w*)\b", re.IGNORECASE)
 # The step judged wrong in its own sentence: "Writing my own attention now would be
-# polishing the wrong thing."
+# polishing the wrong thing.", "Fused attention is the wrong next step because ..."
 _JUDGED_WRONG = re.compile(
-    r"\b(?:would|will|is|.s) be (?:\w+ing )?(?:the |a )?(?:wrong|premature|pointless|waste)\b",
+    r"\b(?:(?:would|will|is|.s) be|is|are|.s|was) (?:\w+ing )?(?:the |a )?"
+    r"(?:wrong|premature|pointless|waste)\b",
     re.IGNORECASE,
 )
 

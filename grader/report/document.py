@@ -109,6 +109,15 @@ _TAG = re.compile(
 )
 
 
+# An HTML comment ("Workload: <!-- write here --> batch 1"), blanked where it stands (its
+# line breaks kept, so every line keeps its number).
+_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
+
+
+def _blank(m: re.Match[str]) -> str:
+    return re.sub(r"[^\n]", " ", m.group(0))
+
+
 def _clean(text: str) -> str:
     if "<" in text and ">" in text:
         text = _TAG.sub("", _CELL_EDGE.sub(" | ", text))
@@ -138,6 +147,8 @@ def parse_document(text: str) -> list[Line]:
 
     A text with more structure than a report may have is refused (see ``bounds``)."""
     check_text(text, _MARKUP)
+    if "<!--" in text:  # a comment is not shown: a template's instructions left in place
+        text = _COMMENT.sub(_blank, text)
     if "\u2022" in text or "\u25e6" in text or "\u25aa" in text or "\u25cf" in text:
         text = _GLYPH_BULLET.sub(r"\1-", text)  # "• A: ..." pasted from a word processor
     tokens = parse_tokens(parser_for(text), text)

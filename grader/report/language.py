@@ -377,26 +377,32 @@ def _term_run(text: str) -> bool:
         # nearly all of the line, whatever trails it after a comma
         chunk = max(_CLAUSE_MARK.split(text), key=lambda c: len(c.split()))
         n = len(chunk.split())
+        # ... or a run of twelve words or more, whatever the rest of the line says
+        lone = sum(w.isalpha() for w in chunk.split())
         return (
-            n >= 5 and n >= 0.7 * len(words) and not _CLAUSE_MARK.search(chunk) and _term_run(chunk)
+            n >= 5
+            and (n >= 0.7 * len(words) or lone >= 12)
+            and not _CLAUSE_MARK.search(chunk)
+            and _term_run(chunk)
         )
     # ".to()" and "copy_ to" name an op, not the word "to"; "part A" a part, not "a"
     bare = _PART_NAME.sub(" ", _OP_TO.sub(" ", _CALL_COUNT.sub(" ", _OP_RUN.sub(" ops ", text))))
     plain = " ".join(w for w in bare.split() if w.isalpha())
     if _GRAMMAR.search(plain):
         return False
-    if len(words) >= 12 and sum(has(c, text) for c in _TERM_CONCEPTS) >= 4:
+    worded = sum(any(c.isalnum() for c in w) for w in words)  # not "+", "≈"
+    if worded >= 12 and sum(has(c, text) for c in _TERM_CONCEPTS) >= 4:
         return True
     # a measurement read off the table makes it a terse value, unless it is a lone number
     # among many terms ("... movement compute bandwidth memory-bound 2.8 GiB")
-    if len(_MEASURE.findall(text)) >= max(1, len(words) // 5) or _SENTENCE_WORD.search(plain):
+    if len(_MEASURE.findall(text)) >= max(1, worded // 5) or _SENTENCE_WORD.search(plain):
         return False  # a terse value reads something off the table, or says something
     ideas = sum(has(c, text) for c in _SHORT_RUN_CONCEPTS) + bool(_CLASS_WORD.search(text))
     # "torch.compile CUDA graphs batching fuse MMA tensor cores": tools side by side; a long
     # run needs fewer ideas ("Matmul add relu 240 240 240 launches microseconds Python loop
     # 38 decode GPU idle CPU")
     return (
-        ideas >= (2 if len(words) >= 12 else 3)
+        ideas >= (2 if worded >= 12 else 3)
         or sum(bool(p.search(text)) for p in change_kinds().values()) >= 3
     )
 
