@@ -17,7 +17,7 @@ SUBMISSIONS = ROOT / "submissions"
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The shipped reports graded as Part A: 15 verdicts are flagged for review."""
+    """The shipped reports graded as Part A: 16 verdicts are flagged for review."""
     out = tmp_path_factory.mktemp("queue")
     result = grade(
         "batch",
@@ -54,7 +54,7 @@ def fill(src: Path, dst: Path, answers: dict[int, dict[str, str]], sep: str = ",
 def test_the_queue_csv_lists_each_flagged_verdict_one_criterion_at_a_time(graded: Path):
     rows = queue_rows(graded / "queue.csv")
     summary = json.loads((graded / "c.json").read_text())["summary"]
-    assert len(rows) == summary["flagged_for_review"] == 15
+    assert len(rows) == summary["flagged_for_review"] == 16
     assert list(rows[0]) == [
         "criterion",
         "exercise",
@@ -89,31 +89,31 @@ def test_the_summary_counts_flagged_verdicts_per_criterion(graded: Path):
     ]
     flagged = {cid: c["flagged"] for cid, c in criteria.items() if c["flagged"]}
     assert flagged == {
-        "diagnosis-matches": 7,
+        "diagnosis-matches": 6,
         "separates-math-from-movement": 1,
-        "next-experiment-targets-bottleneck": 6,
+        "next-experiment-targets-bottleneck": 8,
         "two-hypotheses": 1,
     }
     text = (graded / "stdout.txt").read_text()
-    assert "15 verdicts flagged for instructor review" in text
+    assert "16 verdicts flagged for instructor review" in text
     line = next(ln for ln in text.splitlines() if ln.strip().startswith("diagnosis-matches"))
-    assert line.endswith("7 flagged for review")
+    assert line.endswith("6 flagged for review")
     five = next(ln for ln in text.splitlines() if ln.strip().startswith("five-fields"))
     assert "flagged" not in five
 
 
 def test_the_html_queue_has_a_table_per_criterion(graded: Path):
     html = (graded / "c.html").read_text()
-    queue = html.split("<h2>Flagged for review (15)</h2>")[1].split("<h2>")[0]
+    queue = html.split("<h2>Flagged for review (16)</h2>")[1].split("<h2>")[0]
     assert (
-        "Per criterion: diagnosis-matches 7, separates-math-from-movement 1, "
-        "next-experiment-targets-bottleneck 6, " in queue
+        "Per criterion: diagnosis-matches 6, separates-math-from-movement 1, "
+        "next-experiment-targets-bottleneck 8, " in queue
     )
     heads = [h.split("</h3>")[0] for h in queue.split("<h3>")[1:]]
     assert heads == [
-        "diagnosis-matches (7)",
+        "diagnosis-matches (6)",
         "separates-math-from-movement (1)",
-        "next-experiment-targets-bottleneck (6)",
+        "next-experiment-targets-bottleneck (8)",
         "two-hypotheses (1)",
     ]
 
@@ -138,7 +138,7 @@ def test_a_filled_queue_becomes_overrides_and_the_batch_reads_it_too(graded: Pat
     assert result.exit_code == 0, result.output
     assert result.stdout.strip() == (
         f"{target}: 2 overrides added, 0 replaced; 1 rows confirmed the grader's verdict, "
-        "12 left blank"
+        "13 left blank"
     )
     text = target.read_text()
     assert f"- student: {first['student']}\n  exercise: partA\n" in text

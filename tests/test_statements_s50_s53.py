@@ -378,3 +378,22 @@ def test_a_templates_comment_is_not_read() -> None:
 def test_a_long_run_of_terms_says_nothing(diagnosis: str, passed: bool) -> None:
     got = grade("partA", diagnosis=diagnosis, next=NO_LEAD)
     assert got["separates-math-from-movement"] is passed
+
+
+@pytest.mark.parametrize(
+    ("next_experiment", "passed"),
+    [
+        # "CUDA time" is a column of the table, not the device a tensor lives on
+        ("Next experiment: quantize the weights to int8 and compare total CUDA time.", False),
+        ("Next experiment: create the mask with device='cuda' and compare total CUDA time.", True),
+    ],
+)
+def test_cuda_time_is_not_a_device(next_experiment: str, passed: bool) -> None:
+    got = grade("partA", next=next_experiment)
+    assert got["next-experiment-targets-bottleneck"] is passed
+
+
+def test_tuning_the_gemm_is_a_change_of_its_own() -> None:
+    value = "tune the GEMM (try cuBLASLt autotune) and quantize weights to int8"
+    assert experiments_in(value) == 2
+    assert experiments_in("tune the GEMM with cuBLASLt autotune and compare ms") == 1
