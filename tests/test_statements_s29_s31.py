@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from grader.checks.pairing import is_test
+from grader.checks.experiment_text import is_test
 from grader.report.language import is_keyword_list
 from tests.test_statements import experiments_in, grade, grade_text
 

@@ -371,7 +371,7 @@ def split_units(lines: tuple[Line, ...], lead_rest: str, lead_line: int) -> list
 
 
 # Hypotheses by letter, "hypothesis A: ... hypothesis B: ...", and the tests that name
-# them, "for A, ... for B, ..." (also one of pairing.py's references)
+# them, "for A, ... for B, ..." (also one of grader/checks/hypothesis_refs.py's references)
 HYP_LETTER = r"\bhyp(?:othesis)?\.?\s+([a-d])\s*:"
 FOR_LETTER = r"(?-i:\b[Ff]or ([A-D]))"
 
@@ -406,7 +406,7 @@ def _nested(line: Line) -> bool:
 
 
 # "check the dtype ... (for 1); look for HtoD ... (for 2)": tests that say whom they test
-# (also one of the hypothesis references of grader/checks/pairing.py)
+# (also one of the hypothesis references of grader/checks/hypothesis_refs.py)
 FOR_REF = re.compile(r"\((?:for|re|tests?) (?:h|hyp\w*\.?\s*)?([1-9])\)", re.IGNORECASE)
 
 
