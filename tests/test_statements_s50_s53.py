@@ -397,3 +397,15 @@ def test_tuning_the_gemm_is_a_change_of_its_own() -> None:
     value = "tune the GEMM (try cuBLASLt autotune) and quantize weights to int8"
     assert experiments_in(value) == 2
     assert experiments_in("tune the GEMM with cuBLASLt autotune and compare ms") == 1
+
+
+def test_a_question_as_lead_is_answered_below() -> None:
+    not_yet = (
+        "**Q3. One thing you would not optimize yet, and why?**\n"
+        "A: Not the attention kernel — it's already flash, and the copies are unexplained.\n"
+    )
+    text = (BASES / "base_partA.md").read_text().format(**{**DEFAULTS["partA"], "not_yet": not_yet})
+    text = text.replace("Workload:", "**Q1. Workload?**\nA:").replace(
+        "Hardware:", "**Q2. Hardware?**\nA:"
+    )
+    assert grade_text(text, "partA")["not-yet-with-reason"]

@@ -157,6 +157,8 @@ def section_of(text: str) -> tuple[str, str] | None:
         rest = _LEAD_TAIL.sub("", rest, count=1)
     elif len(plain.split()) <= 8 and (not rest.rstrip().endswith(".") or _ALSO_NAMED.match(rest)):
         rest = ""  # a lead standing alone: "What I would leave alone for now"
+    elif rest.rstrip(" *_").endswith("?"):
+        rest = ""  # a question, answered below: "One thing you would not optimize yet, and why?"
     return name, rest.strip(" *_")
 
 
