@@ -409,3 +409,34 @@ def test_a_question_as_lead_is_answered_below() -> None:
         "Hardware:", "**Q2. Hardware?**\nA:"
     )
     assert grade_text(text, "partA")["not-yet-with-reason"]
+
+
+@pytest.mark.parametrize(
+    ("hypotheses", "passed"),
+    [
+        # both parts in one paragraph, the tests numbered after their own label
+        (
+            "Hypotheses: (1) fp32 tensors meeting bf16 weights, so every layer casts; (2) logits "
+            "going to the CPU via .cpu() every step. Experiments: (1) check dtypes in the "
+            "record_shapes output for the to() calls; (2) count DtoH memcpys in the trace.",
+            True,
+        ),
+        # a hypothesis's own test on its line stays with it
+        (
+            "H1 - fp32 mask cast to bf16 each layer. Experiment: dtype asserts at the layer "
+            "entry.\nH2 - logits .cpu() each step. Experiment: move sampling to the GPU and check "
+            "whether the DtoH memcpys drop.",
+            True,
+        ),
+        (
+            "Hypotheses: (1) fp32 tensors meeting bf16 weights, so every layer casts; (2) logits "
+            "going to the CPU via .cpu() every step. Experiments: (1) check dtypes in the "
+            "record_shapes output for the to() calls.",
+            False,
+        ),
+    ],
+)
+def test_experiments_labelled_inside_the_hypotheses_paragraph(hypotheses: str, passed: bool):
+    got = grade("partA", hypotheses=hypotheses)
+    assert got["two-hypotheses"]
+    assert got["experiment-per-hypothesis"] is passed

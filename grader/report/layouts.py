@@ -44,7 +44,33 @@ _ANSWER = re.compile(rf"{ANSWER_MARK}\s+")
 
 def relayout(lines: list[Line]) -> list[Line]:
     """``lines`` with question-and-answer pairs and dense paragraphs rewritten."""
-    return split_dense(unwrap_questions(columns_to_rows(lines)))
+    return split_leads(split_dense(unwrap_questions(columns_to_rows(lines))))
+
+
+# A part's label after a sentence of another part's: "Hypotheses: (1) ...; (2) .... Experiments:
+# (1) ...; (2) ..." in one paragraph (but "H1 - a cast. Experiment: dtype asserts." is the
+# hypothesis's own test).
+_PART_LABEL_AFTER = re.compile(
+    r"(?<=[.!?)]\s)(?=(?:Experiments|Tests|Checks)\s*:\s*(?:\(?[1-9a-d]\)|[1-9]\.\s|H[1-9]\b)"
+    r"|(?:Not yet|Stretch)\s*:)"
+)
+
+
+def split_leads(lines: list[Line]) -> list[Line]:
+    """A paragraph whose sentence opens another part with its label, cut there: the part
+    after it is a line of its own."""
+    out: list[Line] = []
+    block = max((ln.block for ln in lines), default=0)
+    for line in lines:
+        pieces = _PART_LABEL_AFTER.split(line.text) if line.kind == "paragraph" else [line.text]
+        if len(pieces) < 2:
+            out.append(line)
+            continue
+        out.append(line._replace(text=pieces[0].strip()))
+        for piece in pieces[1:]:
+            block += 1
+            out.append(line._replace(text=piece.strip(), block=block, first=True, bold_lead=""))
+    return out
 
 
 def columns_to_rows(lines: list[Line]) -> list[Line]:
