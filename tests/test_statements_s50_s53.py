@@ -440,3 +440,58 @@ def test_experiments_labelled_inside_the_hypotheses_paragraph(hypotheses: str, p
     got = grade("partA", hypotheses=hypotheses)
     assert got["two-hypotheses"]
     assert got["experiment-per-hypothesis"] is passed
+
+
+PART_C = """\
+Workload: Llama-style 7B, decode, batch 1, bf16
+Hardware: L4
+Top CUDA time: aten::copy_ at 61% of CUDA time. {top}
+Top CPU / orchestration cost: the Python sampling loop
+Next experiment: {next}
+"""
+
+
+@pytest.mark.parametrize(
+    ("top", "next_experiment", "criterion", "passed"),
+    [
+        # a device move named as "between CPU and GPU"
+        (
+            "The run is mostly moving data.",
+            "trace who calls copy_ (with_stack=True) and look "
+            "for tensors moved between CPU and GPU every step",
+            "next-experiment-targets-bottleneck",
+            True,
+        ),
+        # what a healthy decode would show is not a claim about this one
+        (
+            "I'd expect a decode to be bandwidth heavy but dominated by the matmuls, not by "
+            "copies. Here more than half the time is copying, the thing to explain first.",
+            "one with_stack=True run to find the call sites of aten::copy_",
+            "diagnosis-matches",
+            True,
+        ),
+        (
+            "The run is dominated by the matmuls, not by copies.",
+            "one with_stack=True run to find the call sites of aten::copy_",
+            "diagnosis-matches",
+            False,
+        ),
+        # a step after a reason set between commas is a step
+        (
+            "The copies are the whole story.",
+            "check the dtype of the KV cache and, because why "
+            "not while we're in there, switch attention to FlashAttention-2",
+            "one-next-experiment",
+            False,
+        ),
+        (
+            "The copies are the whole story.",
+            "check the dtype of the KV cache, because a cast every step would explain the copies",
+            "one-next-experiment",
+            True,
+        ),
+    ],
+)
+def test_part_c_statements(top: str, next_experiment: str, criterion: str, passed: bool) -> None:
+    got = grade_text(PART_C.format(top=top, next=next_experiment), "partC")
+    assert got[criterion] is passed

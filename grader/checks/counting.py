@@ -203,7 +203,7 @@ def split_steps(item: str) -> list[list[str]]:
     # "(and maybe try FlashAttention-3 at the same time)" adds a step; other brackets explain
     item = _ADDED_IN_BRACKETS.sub(lambda m: f"; {m.group(1)}", item)
     for part in _HARD_STEP.split(_BRACKETS.sub(" ", item)):
-        part = _REASON_TAIL.sub("", part)  # "..., because FA3 is the newest and fastest"
+        part = _drop_reason(part)  # "..., because FA3 is the newest and fastest"
         steps: list[str] = []
         pieces = _SOFT_STEP_KEPT.split(part)  # text, joint, text, joint, ...
         current = pieces[0]
@@ -226,6 +226,21 @@ _ADDED_IN_BRACKETS = re.compile(
 # A reason given for a step is not a step of its own.
 _REASON_TAIL = re.compile(r",?\s(?:because|since|given that)\s.*$", re.IGNORECASE | re.DOTALL)
 _PARTICIPLE = re.compile(r"^\W*\w+ed(?:/\w+ed)?\b", re.IGNORECASE)
+
+
+def _drop_reason(part: str) -> str:
+    """``part`` without the reason given for its step, to its end; but a reason set between
+    commas before another step keeps that step ("check the cache dtype and, because why not,
+    switch attention to FlashAttention-2")."""
+    m = _REASON_TAIL.search(part)
+    if m is None:
+        return part
+    reason = part[m.start() :].lstrip(", ")
+    for comma in re.finditer(r",\s+", reason):
+        after = reason[comma.end() :]
+        if _acts(after):
+            return f"{part[: m.start()]}, then {after}"
+    return part[: m.start()]
 
 
 def _changes(step: str) -> set[str]:
