@@ -495,3 +495,34 @@ Next experiment: {next}
 def test_part_c_statements(top: str, next_experiment: str, criterion: str, passed: bool) -> None:
     got = grade_text(PART_C.format(top=top, next=next_experiment), "partC")
     assert got[criterion] is passed
+
+
+@pytest.mark.parametrize(
+    ("attention_2", "passed"),
+    [
+        # "no attention ... and the GPU waits": the denial stays in its own clause
+        (
+            "Fused attention would be the wrong experiment for B because the table shows no "
+            "attention work and the GPU waits for the CPU to issue launches.",
+            True,
+        ),
+        (
+            "B's profile has zero attention rows, and the GPU is launch-starved, so a fused "
+            "attention kernel would speed up nothing that matters.",
+            True,
+        ),
+        (
+            "Fused attention is wrong for B: attention isn't even in the table, and a faster "
+            "kernel can't help a GPU that waits on the host.",
+            True,
+        ),
+        (
+            "Fused attention is wrong for B: the table shows no attention work and the GPU is "
+            "never waiting.",
+            False,
+        ),
+    ],
+)
+def test_no_attention_and_a_waiting_gpu_in_one_sentence(attention_2: str, passed: bool):
+    got = grade("partB", attention_1="Matmul is on top in both parts.", attention_2=attention_2)
+    assert got["fused-attention-wrong-here"] is passed

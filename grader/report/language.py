@@ -228,12 +228,16 @@ _RELATIVE = re.compile(r"\b(?:that|which|who)\b")
 def negated(text: str, start: int, end: int, window: int = 8, after: bool = True) -> bool:
     """Is the mention at text[start:end] negated, by a cue before it in its clause (within
     ``window`` words) or by a verdict after it ("... is the wrong next experiment")?"""
-    before = text[max(clause_start(text, start), start - NEGATION_REACH) : start]
+    begin = max(clause_start(text, start), start - NEGATION_REACH)
+    before = text[begin:start]
     if not _HAS_CONJUNCTION.search(before):
         return _cue_before(before, window) or (after and _verdict_after(text, end))
     # "not model math and probably should not be there": a cue before a conjunction that
-    # opens a new predicate belongs to the phrase it stands in, not to the one after it.
-    before = _CONJUNCTION.split(before)[-1]
+    # opens a new predicate belongs to the phrase it stands in, not to the one after it (the
+    # conjunction read with the mention after it: "no attention and the GPU waits")
+    cuts = [m.end() for m in _CONJUNCTION.finditer(text, begin, end) if m.end() <= start]
+    if cuts:
+        before = text[cuts[-1] : start]
     if _TRAILING_CONJUNCTION.search(before) and _PREDICATE.match(text, start):
         before = ""  # "... is not free and shouldn't need to happen": the match opens a predicate
     # "bytes that never touch a tensor core is the suspicious part": a cue inside a relative
