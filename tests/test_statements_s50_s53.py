@@ -526,3 +526,107 @@ def test_part_c_statements(top: str, next_experiment: str, criterion: str, passe
 def test_no_attention_and_a_waiting_gpu_in_one_sentence(attention_2: str, passed: bool):
     got = grade("partB", attention_1="Matmul is on top in both parts.", attention_2=attention_2)
     assert got["fused-attention-wrong-here"] is passed
+
+
+@pytest.mark.parametrize(
+    ("not_yet", "passed"),
+    [
+        # "not yet" said by the learner declining, in more forms
+        (
+            "I'm deliberately not going to write a custom Triton attention kernel yet, since "
+            "flash attention is already fast.",
+            True,
+        ),
+        (
+            "I shan't bother optimising attention at this stage, as it's already FlashAttention.",
+            True,
+        ),
+        (
+            "Hold off on attention: it's 31.7 ms of genuine math, and the copies have to be "
+            "explained before kernel work makes sense.",
+            True,
+        ),
+        (
+            "Kernel-level tuning is off the table for now, because a third of CUDA time is "
+            "movement that might disappear once its cause is found.",
+            True,
+        ),
+        (
+            "Leave the attention kernel alone for now; swapping kernels while copy_ and to are "
+            "still a mystery would be optimising the wrong thing.",
+            True,
+        ),
+        ("Kernel-level tuning is off the table for now.", False),
+    ],
+)
+def test_not_yet_in_more_words(not_yet: str, passed: bool) -> None:
+    assert grade("partA", not_yet=not_yet)["not-yet-with-reason"] is passed
+
+
+@pytest.mark.parametrize(
+    ("line", "passed"),
+    [
+        (
+            "Top CPU / orchestration cost: tokenizer.encode (22 ms): a CPU-side step before the "
+            "GPU gets anything, so while it costs no GPU time it does push back the first token.",
+            True,
+        ),
+        (
+            "Top CPU / orchestration cost: tokenizer.encode at 22 ms runs on the CPU so the GPU "
+            "never sees it, but it is part of the wait the user experiences.",
+            True,
+        ),
+        ("Top CPU / orchestration cost: tokenizer / CPU / 22 ms / TTFT", False),
+        (
+            "Top CPU / orchestration cost: tokenizer.encode (22 ms on CPU), does this even count "
+            "toward TTFT? Not sure.",
+            False,
+        ),
+    ],
+)
+def test_tokenizer_halves_in_more_words(line: str, passed: bool) -> None:
+    text = (BASES / "base_partA.md").read_text().replace(TOKENIZER, line)
+    got = grade_text(text.format(**DEFAULTS["partA"]), "partA")
+    assert got["tokenizer-outside-gpu"] is passed
+
+
+@pytest.mark.parametrize(
+    ("diagnosis", "passed"),
+    [
+        # the copies put off by name, after the math was put first
+        (
+            "Math first, movement later: optimise matmul and attention, and leave copy_ and to "
+            "for another day.",
+            False,
+        ),
+        ("Copies first, kernels later: copy_ and to need explaining.", True),
+    ],
+)
+def test_movement_put_off_by_name(diagnosis: str, passed: bool) -> None:
+    got = grade("partA", diagnosis=diagnosis, next=NO_LEAD)
+    assert got["separates-math-from-movement"] is passed
+
+
+@pytest.mark.parametrize(
+    ("evidence", "passed"),
+    [
+        # each launch's own time read off the table: the launches are tiny
+        ("Meanwhile the GPU does ~15 ms of work in 20-µs nibbles, so it mostly waits.", True),
+        (
+            "The CPU total is bigger than the CUDA total for every op, and the loop adds 38 ms "
+            "on top, so kernels can't be launched fast enough.",
+            True,
+        ),
+        ("The Python loop is CPU-only, so it runs alongside the GPU and slows nothing.", False),
+    ],
+)
+def test_overhead_evidence_in_more_words(evidence: str, passed: bool) -> None:
+    slots = {**DEFAULTS["partB"], "diagnosis": evidence}
+    text = (BASES / "base_partB.md").read_text().format(**slots)
+    for said, neutral in (  # the base's own evidence taken out: the row decides
+        ("aten::matmul, 6.1 ms over 240 calls, about 25 us per call.", "aten::matmul, 6.1 ms."),
+        ("each of its 240 calls is tiny.", "it is small."),
+    ):
+        assert said in text
+        text = text.replace(said, neutral)
+    assert grade_text(text, "partB")["overhead-evidence"] is passed

@@ -369,7 +369,7 @@ def movement_dismissed(report: Report) -> Sentence | None:
 
 def _movement_dismissed(report: Report) -> Sentence | None:
     for tl in report.text_lines:
-        if not has("dismissal", tl.text):
+        if not has("dismissal", tl.text) and not has("deferral", tl.text):
             continue  # no word of dismissal on the line at all
         carried = False
         for sentence in line_sentences(tl.text, join_pronouns=False):
@@ -391,6 +391,10 @@ def _movement_dismissed(report: Report) -> Sentence | None:
                     about = subject is not None or (carried and not other) or relative
                     at = subject.start() if subject and not relative else 0
                     if about and _dismisses(fragment, at):
+                        return Sentence(fragment.strip(), tl)
+                    if subject is not None and any(
+                        start >= subject.end() for start, _ in mentions("deferral", fragment)
+                    ):
                         return Sentence(fragment.strip(), tl)
                     carried = about
     return None

@@ -9,7 +9,7 @@ from grader.checks.diagnosis import diagnosis_matches, refused
 from grader.checks.partrefs import lead_letter, own_part, part_refs
 from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.fields import PLACEHOLDERS
-from grader.report.language import has
+from grader.report.language import has, mentions
 from grader.report.model import Report, TextLine
 
 _NUMBER = re.compile(r"(\d+(?:\.\d+)?)\s*(ms|µs|us|μs|s\b|calls?|launch\w*|x|×)?", re.I)
@@ -18,6 +18,12 @@ _PER_CALL = re.compile(
     r"\b(?:each|per (?:call|launch|kernel|op))\b|\btiny\b|\bsmall launches\b",
     re.I,
 )
+_ABOVE_DEVICE = re.compile(
+    r"\b(?:bigger|larger|greater|longer|more) than (?:the |its |their |all )?(?:cuda|gpu|device)",
+    re.I,
+)
+# A launch's own time, a few tens of microseconds ("~25 us per call", "20-µs nibbles").
+_TENS_OF_US = re.compile(r"(?<![\d.])(?:[1-9]\d|[5-9])(?:\.\d+)?\s*-?\s*(?:µs|us|μs)\b", re.I)
 _COMPARE = re.compile(
     r"\bvs\.?\b|\bversus\b|\bagainst\b|\bmore than\b|\btwice\b|\bdouble\b|\btimes\b|"
     r"\d\s*[x×]\b|\bexceed|\blonger than\b|\bcompared\b|\bwhile\b|\bonly\b|\bwith (?:0|nothing)|"
@@ -74,11 +80,16 @@ def overhead_evidence(ctx: Context) -> Verdict:
             continue
         nums = _numbers(s.text)
         many = any(abs(n - c) <= 0.02 * c for n in nums for c in counts if n == int(n))
-        if many and _PER_CALL.search(s.text):
+        # "kernels that run for ~20 µs", "in 20-µs nibbles": each launch's time read off the
+        # table says the launches are tiny, however many there are
+        if (many and _PER_CALL.search(s.text)) or _TENS_OF_US.search(s.text):
             return _backs(ctx, Evidence(s.line.number, s.text), "many tiny launches")
         has_loop = any(_close(n, ms) for n in nums for ms in host_ms)
-        has_device = any(_close(n, device_ms) for n in nums) or DEVICE_WORD.search(s.text)
-        versus = any(_close(n, device_ms) for n in nums) or _MULTIPLE.search(s.text)
+        total = any(_close(n, device_ms) for n in nums)
+        has_device = total or DEVICE_WORD.search(s.text)
+        # the device's time set against the host's: its total, a multiple, or the CUDA side
+        # said to be smaller ("the CPU total is bigger than the CUDA total")
+        versus = total or _MULTIPLE.search(s.text) or _ABOVE_DEVICE.search(s.text)
         if has_loop and has_device and _COMPARE.search(s.text) and versus:
             return _backs(ctx, Evidence(s.line.number, s.text), "host time against device")
     return Verdict.no(
@@ -238,7 +249,7 @@ def top_cuda_meaning(ctx: Context) -> Verdict:
             "b" in refs
             and "a" not in refs
             and has("top_name", piece)
-            and has("means_little", piece)
+            and mentions("means_little", piece)  # "the GPU isn't idle" says it means much
         ):
             b_half = b_half or tl
     if a_half and b_half:

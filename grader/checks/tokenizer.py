@@ -50,6 +50,7 @@ def tokenizer_outside_gpu(ctx: Context) -> Verdict:
             cpu = bool(mentions("cpu_side", sentence))
             # "it doesn't really count toward the request; a one-off before the model starts"
             latency = bool(mentions("latency", sentence)) and not has("latency_denied", sentence)
+            latency = latency and not sentence.rstrip().endswith("?") and "? " not in sentence
             if cpu and latency and own:
                 return Verdict.yes(Evidence(tl.number, written))
             if cpu and not cpu_half:
@@ -77,7 +78,10 @@ def tokenizer_outside_gpu(ctx: Context) -> Verdict:
 _TITLE_END = re.compile(r"[?:]\s*$")
 # Three or more bare terms joined by slashes ("tokenizer/TTFT/CPU considerations") name
 # ideas side by side and say nothing of them.
-_SLASH_RUN = re.compile(r"(?<![\w/])[\w.-]+(?:/[\w.-]+){2,}(?![\w/])")
+_SLASH_RUN = re.compile(
+    r"(?<![\w/])[\w.-]+(?:[ \t]?/[ \t]?[\w.-]+){2,}(?![\w/])"  # "tokenizer/TTFT/CPU"
+    r"|(?<![\w/])[\w.-]+(?:[ \t]+/[ \t]+[\w.-]+(?:[ \t][\w.-]+)?){2,}(?![\w/])"  # "a / b c / d"
+)
 # ... and so do three or more of the tokenizer's terms side by side with nothing between
 # them but spaces ("tokenizer CPU TTFT host latency"); a value read off the table breaks
 # the run ("tokenizer.encode 22 ms CPU, 0 CUDA").

@@ -120,7 +120,9 @@ _CONJUNCTION = re.compile(
     # a coordinated clause with a subject of its own: "no attention op here and the GPU is
     # idle anyway"
     r"|\band\s+(?=the (?:gpu|device|cpu|host|kernels?|python loop) (?:is|are|was|sits?|waits?)\b)"
-    r"|\s\+\s(?=[a-z])",  # "no attention in table + gpu idle anyway"
+    r"|\s\+\s(?=[a-z])"  # "no attention in table + gpu idle anyway"
+    # a clause that affirms with "does": "while it costs no GPU time it does push back ..."
+    r"|\b(?=(?:it|this|that|they)\s+(?:does|do|did)\s+(?!not\b|n.t\b)\w)",
     re.IGNORECASE,
 )
 # ... and a conjunction right before a mention that opens a predicate ("is not free and
@@ -254,7 +256,8 @@ def negated(text: str, start: int, end: int, window: int = 8, after: bool = True
 
 # Any word the splits above look for: most stretches before a mention hold none.
 _HAS_CONJUNCTION = re.compile(
-    r"\b(?:and|or|but|when|because|since|whereas|that|which|who)\b|\s\+\s", re.IGNORECASE
+    r"\b(?:and|or|but|when|because|since|whereas|that|which|who|does|do|did)\b|\s\+\s",
+    re.IGNORECASE,
 )
 
 
