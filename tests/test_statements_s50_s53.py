@@ -630,3 +630,58 @@ def test_overhead_evidence_in_more_words(evidence: str, passed: bool) -> None:
         assert said in text
         text = text.replace(said, neutral)
     assert grade_text(text, "partB")["overhead-evidence"] is passed
+
+
+@pytest.mark.parametrize(
+    ("value", "n"),
+    [
+        ("maybe check the copies, or maybe attention, not sure which?", 2),
+        ("look at copy_, to, attention, tokenizer and slice one by one", 2),
+        (
+            "use a CUDA graph so the CPU doesn't launch each small kernel one by one, and compare "
+            "the time per token",
+            1,
+        ),
+    ],
+)
+def test_a_round_of_looks_is_no_single_experiment(value: str, n: int) -> None:
+    assert experiments_in(value) == n
+
+
+@pytest.mark.parametrize(
+    ("diagnosis", "passed"),
+    [
+        # a terse note that judges what it lists is not a list of terms
+        (
+            "copy_/to: 34.7 ms, 54 calls each, 2.8 GiB -> movement, likely avoidable, "
+            "investigate first.",
+            True,
+        ),
+        ("copy_/to, 34.7 ms, 54 calls, 2.8 GiB, movement, avoidable, bf16.", False),
+    ],
+)
+def test_a_terse_note_that_judges(diagnosis: str, passed: bool) -> None:
+    got = grade("partA", diagnosis=diagnosis, next=NO_LEAD)
+    assert got["separates-math-from-movement"] is passed
+
+
+@pytest.mark.parametrize(
+    ("attention_2", "passed"),
+    [
+        (
+            "FlashAttention-style fusion is beside the point for B: attention doesn't appear in "
+            "the table, and the GPU is idling between launches.",
+            True,
+        ),
+        ("No attn in table B + GPU waits on host -> fused attention can't help B.", True),
+        (
+            "Fused attention is the wrong target in B: nothing attention-shaped shows up, and "
+            "step time is set by launch overhead from Python, not by kernel durations.",
+            True,
+        ),
+        ("B doesn't show attention time at all, and its GPU is underfed by the Python loop.", True),
+    ],
+)
+def test_the_fused_attention_reason_in_more_words(attention_2: str, passed: bool) -> None:
+    got = grade("partB", attention_1="Matmul is on top in both parts.", attention_2=attention_2)
+    assert got["fused-attention-wrong-here"] is passed

@@ -32,7 +32,11 @@ _ATTENTION_WORD = re.compile(r"attention|kernel", re.IGNORECASE)
 _GOES_ON = re.compile(
     r"^\W*(?:and|also|plus|second(?:ly)?|because|since|moreover|furthermore|besides)\b", re.I
 )
-_WAITS = re.compile(r"\b(?:wait\w*|idle\w*|starv\w*)\b", re.IGNORECASE)
+_WAITS = re.compile(
+    r"\b(?:wait\w*|idl\w*|starv\w*|underfed|underutili[sz]\w*)\b|\bfast enough\b"
+    r"|\bbottlenecked on (?:the )?(?:cpu|host|python)\b",
+    re.IGNORECASE,
+)
 # The step judged wrong in its own sentence: "Writing my own attention now would be
 # polishing the wrong thing.", "Fused attention is the wrong next step because ..."
 _JUDGED_WRONG = re.compile(

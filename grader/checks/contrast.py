@@ -15,7 +15,8 @@ from grader.report.model import Report, TextLine
 _NUMBER = re.compile(r"(\d+(?:\.\d+)?)\s*(ms|µs|us|μs|s\b|calls?|launch\w*|x|×)?", re.I)
 _PER_CALL = re.compile(
     r"\b(?:\d+(?:\.\d+)?\s*(?:µs|us|μs)|tens of (?:µs|us|microseconds)|microseconds?)\b|"
-    r"\b(?:each|per (?:call|launch|kernel|op))\b|\btiny\b|\bsmall launches\b",
+    r"\b(?:each|per (?:call|launch|kernel|op))\b|\btiny\b|\bsmall launches\b|"
+    r"\b(?:spread|split|divided|chopped) (?:over|across|into) \d+ (?:calls|launches|kernels)\b",
     re.I,
 )
 _ABOVE_DEVICE = re.compile(
@@ -25,7 +26,8 @@ _ABOVE_DEVICE = re.compile(
 # A launch's own time, a few tens of microseconds ("~25 us per call", "20-µs nibbles").
 _TENS_OF_US = re.compile(r"(?<![\d.])(?:[1-9]\d|[5-9])(?:\.\d+)?\s*-?\s*(?:µs|us|μs)\b", re.I)
 _COMPARE = re.compile(
-    r"\bvs\.?\b|\bversus\b|\bagainst\b|\bmore than\b|\btwice\b|\bdouble\b|\btimes\b|"
+    r"<<|≪|\bless than\b|\bvs\.?\b|\bversus\b|\bagainst\b|\bmore than\b|\btwice\b|"
+    r"\bdouble\b|\btimes\b|"
     r"\d\s*[x×]\b|\bexceed|\blonger than\b|\bcompared\b|\bwhile\b|\bonly\b|\bwith (?:0|nothing)|"
     # "38 ms > all CUDA combined (~15 ms)"; not an arrow ("->", "=>")
     r"\b(?:bigger|larger|greater) than\b|\bdwarf\w*|\boutweigh\w*|(?<![-=<])>(?![>=])|≫",

@@ -99,6 +99,14 @@ _EXPECTED = re.compile(
 )
 
 
+# "Look at copy_, to, attention, tokenizer and slice one by one": a round of experiments.
+# (not "so the CPU doesn't launch each small kernel one by one")
+_ONE_BY_ONE = re.compile(
+    r"\b(?:look|check|profil|examin|inspect|go|test|tr[yi]|investigat)\w*\b[^.;]{0,80}?"
+    r"\b(?:one (?:by|after) (?:one|another)|each in turn)\b",
+    re.I,
+)
+_OR_MAYBE = re.compile(r"^\W*or (?:maybe|perhaps|possibly)\b", re.IGNORECASE)
 # Another way to make the same thing, named by a pronoun: one change, two means.
 _SAME_THING = re.compile(
     r"\b(?:generate|write|build|make|produce|emit|do|handle)s? (?:it|that|this|them)(?: for me)?"
@@ -122,6 +130,8 @@ def _offers_alternatives(value: str) -> bool:
             # ("find which line casts to bf16 (or moves them to the GPU)") nor another
             # setting of the same change ("quantize to int8 (or fp8)")
             before = value[: m.start()]
+            if _OR_MAYBE.match(offered) and not has("test_probe", offered):
+                return True  # "check the copies, or maybe attention, not sure which"
             if _SAME_THING.search(offered):
                 continue  # "fuse add+relu into one kernel (or let torch.compile generate it)"
             tools = changes_in(offered) - FIX_KINDS
@@ -308,6 +318,8 @@ def count(f: Field) -> Count:
         return Count(0, "names no experiment: say what you would run, measure or change")
     if _offers_alternatives(_EXPECTED.sub("", f.value)):
         return Count(2, "alternatives ('either ... or', 'whichever')")
+    if _ONE_BY_ONE.search(f.value):
+        return Count(2, "several things looked at one by one: choose one")
     listed = items(f)
     if len(listed) >= 2:
         separate = [i for i in listed if not has("measurement_step", i)]

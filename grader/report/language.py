@@ -326,6 +326,14 @@ _ASIDE = re.compile(
 )
 
 
+_JUDGING_ITEM = re.compile(
+    r"\b(?:likely|probably|possibly|clearly|definitely|maybe|surely|almost certainly) "
+    r"(?:avoidable|unnecessary|unexplained|suspicious|wasteful|redundant|a bug|bogus)\b"
+    r"|\b(?:investigate|explain|check|chase|fix|look at|find out)\w* (?:it |them |this )?first\b",
+    re.IGNORECASE,
+)
+
+
 @lru_cache(maxsize=4096)
 def is_keyword_list(text: str) -> bool:
     """A line of bare terms ("copy, cast, dtype, bf16, fp32, tokenizer, CPU, TTFT, ...").
@@ -339,7 +347,9 @@ def is_keyword_list(text: str) -> bool:
     items = [i.strip() for i in _LIST_SEPARATOR.split(text) if i.strip()]
     if len(items) >= 5:
         short = sum(1 for i in items if len(i.split()) <= 3)
-        return short / len(items) >= 0.8
+        # a terse note that judges what it lists ("2.8 GiB -> movement, likely avoidable,
+        # investigate first") says something
+        return short / len(items) >= 0.8 and not any(_JUDGING_ITEM.search(i) for i in items)
     return _term_run(text)
 
 
