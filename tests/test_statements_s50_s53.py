@@ -685,3 +685,101 @@ def test_a_terse_note_that_judges(diagnosis: str, passed: bool) -> None:
 def test_the_fused_attention_reason_in_more_words(attention_2: str, passed: bool) -> None:
     got = grade("partB", attention_1="Matmul is on top in both parts.", attention_2=attention_2)
     assert got["fused-attention-wrong-here"] is passed
+
+
+@pytest.mark.parametrize(
+    ("not_yet", "passed"),
+    [
+        (
+            "A hand-written Triton attention kernel is out for now; the one op already flash-"
+            "optimised is not where 35 ms of mystery copies sit.",
+            True,
+        ),
+        (
+            "I would not, at this stage, try to speed up the matmuls, because they're the actual "
+            "model compute.",
+            True,
+        ),
+        (
+            "Attention kernel I don't optimize yet, reason: it is flash already and the copy "
+            "problem is not solved.",
+            True,
+        ),
+        ("No kernel fusion work yet, because fusing math kernels won't remove the 54 casts.", True),
+        (
+            "I'm fairly sure I'd leave the attention implementation alone for now, since it's "
+            "already flash attention.",
+            True,
+        ),
+        # the question names the thing, the answer gives the reason
+        (
+            "Should we write a new attention kernel? Not yet, because attention is already a "
+            "flash kernel and the casts haven't been explained.",
+            True,
+        ),
+        ("Should we write a new attention kernel? Not yet.", False),
+    ],
+)
+def test_not_yet_from_the_third_bank(not_yet: str, passed: bool) -> None:
+    assert grade("partA", not_yet=not_yet)["not-yet-with-reason"] is passed
+
+
+@pytest.mark.parametrize(
+    ("line", "passed"),
+    [
+        (
+            "Top CPU / orchestration cost: Tokenization, 22 ms, purely CPU, so no GPU kernel will "
+            "ever speed it up, but the request can't produce a token until it's done.",
+            True,
+        ),
+        (
+            "Top CPU / orchestration cost: tokenizer.encode, 22 ms, 'free' as far as the GPU is "
+            "concerned since it never runs there, but the user waiting for the first token would "
+            "beg to differ.",
+            True,
+        ),
+        (
+            "Top CPU / orchestration cost: tokenizer.encode, 22 ms; not a GPU cost, since the "
+            "CUDA column is 0, but I'd still count it against time to first token.",
+            True,
+        ),
+        (
+            "Top CPU / orchestration cost: tokenizer.encode, 22 ms; not a GPU cost, and it does "
+            "not count against time to first token.",
+            False,
+        ),
+    ],
+)
+def test_tokenizer_from_the_third_bank(line: str, passed: bool) -> None:
+    text = (BASES / "base_partA.md").read_text().replace(TOKENIZER, line)
+    got = grade_text(text.format(**DEFAULTS["partA"]), "partA")
+    assert got["tokenizer-outside-gpu"] is passed
+
+
+@pytest.mark.parametrize(
+    ("b_line", "passed"),
+    [
+        ("Part B: matmul on top is 240 tiny calls; the GPU is mostly idle.", True),
+        ("Part B: matmul on top means the small GEMMs keep the GPU compute-bound.", False),
+        (
+            "Part B: matmul on top is like the engine running flat out: the GPU is saturated by "
+            "small GEMMs.",
+            False,
+        ),
+        ("Part B: matmul on top ≠ compute-bound; 240 × ~25 µs, GPU idle waiting on CPU.", True),
+    ],
+)
+def test_b_meaning_denied_by_a_busy_gpu(b_line: str, passed: bool) -> None:
+    got = grade_text(B_CONTRAST.format(b_line=b_line), "partB")
+    assert got["top-cuda-meaning"] is passed
+
+
+@pytest.mark.parametrize(
+    ("value", "n"),
+    [
+        ("Who calls to()? Or is it the tokenizer? Not sure what to run next.", 0),
+        ("re-profile with with_stack=True → who calls to()/copy_?", 1),
+    ],
+)
+def test_questions_with_no_experiment(value: str, n: int) -> None:
+    assert experiments_in(value) == n

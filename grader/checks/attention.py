@@ -28,13 +28,13 @@ def _lead_before(report: Report, tl: TextLine) -> str:
 
 
 _ASKS_CHANGE = re.compile(r"\b(?:try|swap|switch|replace)", re.IGNORECASE)
-_ATTENTION_WORD = re.compile(r"attention|kernel", re.IGNORECASE)
+_ATTENTION_WORD = re.compile(r"attention|kernel|\battn\b", re.IGNORECASE)
 _GOES_ON = re.compile(
     r"^\W*(?:and|also|plus|second(?:ly)?|because|since|moreover|furthermore|besides)\b", re.I
 )
 _WAITS = re.compile(
     r"\b(?:wait\w*|idl\w*|starv\w*|underfed|underutili[sz]\w*)\b|\bfast enough\b"
-    r"|\bbottlenecked on (?:the )?(?:cpu|host|python)\b",
+    r"|\bbottlenecked on (?:the )?(?:cpu|host|python|loop\S*|launch\w*)",
     re.IGNORECASE,
 )
 # The step judged wrong in its own sentence: "Writing my own attention now would be

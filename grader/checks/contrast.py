@@ -20,13 +20,15 @@ _PER_CALL = re.compile(
     re.I,
 )
 _ABOVE_DEVICE = re.compile(
-    r"\b(?:bigger|larger|greater|longer|more) than (?:the |its |their |all )?(?:cuda|gpu|device)",
+    r"\b(?:bigger|larger|greater|longer|more|higher) than (?:the |its |their |all )?"
+    r"(?:cuda|gpu|device)",
     re.I,
 )
 # A launch's own time, a few tens of microseconds ("~25 us per call", "20-µs nibbles").
 _TENS_OF_US = re.compile(r"(?<![\d.])(?:[1-9]\d|[5-9])(?:\.\d+)?\s*-?\s*(?:µs|us|μs)\b", re.I)
 _COMPARE = re.compile(
-    r"<<|≪|\bless than\b|\bvs\.?\b|\bversus\b|\bagainst\b|\bmore than\b|\btwice\b|"
+    r"\bwait\w*|\bidl\w*|\bstarv\w*|<<|≪|\bless than\b|\bvs\.?\b|\bversus\b|\bagainst\b|"
+    r"\bmore than\b|\btwice\b|"
     r"\bdouble\b|\btimes\b|"
     r"\d\s*[x×]\b|\bexceed|\blonger than\b|\bcompared\b|\bwhile\b|\bonly\b|\bwith (?:0|nothing)|"
     # "38 ms > all CUDA combined (~15 ms)"; not an arrow ("->", "=>")
@@ -252,6 +254,7 @@ def top_cuda_meaning(ctx: Context) -> Verdict:
             and "a" not in refs
             and has("top_name", piece)
             and mentions("means_little", piece)  # "the GPU isn't idle" says it means much
+            and not mentions("gpu_busy", piece)  # "the GPU is saturated by small GEMMs"
         ):
             b_half = b_half or tl
     if a_half and b_half:

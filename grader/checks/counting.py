@@ -99,6 +99,8 @@ _EXPECTED = re.compile(
 )
 
 
+# "Who calls to()? Or is it the tokenizer? Not sure what to run next."
+_ONLY_ASKS = re.compile(r"\bnot sure (?:what|which|how) to (?:run|do|try|test)\b", re.I)
 # "Look at copy_, to, attention, tokenizer and slice one by one": a round of experiments.
 # (not "so the CPU doesn't launch each small kernel one by one")
 _ONE_BY_ONE = re.compile(
@@ -316,6 +318,8 @@ def count(f: Field) -> Count:
         return Count(0, "a list of terms, not an experiment")
     if not _has_method(f.value):
         return Count(0, "names no experiment: say what you would run, measure or change")
+    if _ONLY_ASKS.search(f.value):
+        return Count(0, "asks questions but names no experiment to run")
     if _offers_alternatives(_EXPECTED.sub("", f.value)):
         return Count(2, "alternatives ('either ... or', 'whichever')")
     if _ONE_BY_ONE.search(f.value):

@@ -122,6 +122,12 @@ def _said_in_prose(ctx: Context) -> Verdict | None:
             found = section_of(sentence)
             if found is None or found[0] != "not_yet":
                 continue
+            asked = said[i - 1].rstrip().endswith("?")  # "Should we rewrite attention? Not yet,
+            # because it is already flash": the question names the thing
+            if asked and _NO_THING.match(found[1]):
+                reason = found[1]
+                if len(reason.split()) >= MIN_REASON_WORDS and has("reason_cue", reason):
+                    return Verdict.yes(Evidence(tl.number, tl.text))
             if _NO_THING.match(found[1]) or _names_nothing(found[1]):
                 return Verdict.no(
                     Evidence(tl.number, sentence), "gives a reason but names no thing"
