@@ -3,7 +3,7 @@
     python bench/paraphrases.py                 # every bank in tests/paraphrases/
     python bench/paraphrases.py FILE... [-v]    # these banks; -v prints each disagreement
 
-A bank (tests/paraphrases/*.yaml) holds statements written from criteria.md by authors who
+A bank (tests/paraphrases/*.yaml) holds statements (or, for a_hyp, a block of lines) written from criteria.md by authors who
 never saw the grader, each with the slot it goes in and whether it satisfies the criterion
 that slot is judged on (tests/paraphrases/README.md).  A neutral report with nothing in the
 slot fails that criterion, so each verdict is the statement's own.  Prints figures; asserts
@@ -32,13 +32,7 @@ Top CUDA time: matmul (38.4 ms) and flash attention (31.7 ms) are the model math
 Top CPU / orchestration cost: {a_tokenizer}
 Next experiment: {a_next}
 
-Hypotheses:
-1. The attention mask is built in fp32 and cast to bf16 in every layer.
-2. The inputs are created on the CPU and copied to the GPU on every step.
-
-Experiments:
-1. Log the dtype of every layer input with a forward pre-hook; an fp32 input confirms it.
-2. Look for Memcpy HtoD rows in the trace; none would reject it.
+{a_hyp}
 
 {a_not_yet}
 """
@@ -61,6 +55,7 @@ NEUTRAL = {
     "a_tokenizer": "tokenizer.encode, 22 ms.",
     "a_next": "rerun the same request on an A100 and compare the totals.",
     "a_not_yet": "",
+    "a_hyp": "",
     "b_evidence": "",
     "b_meaning": "Part B has matmul on top as well.",
     "b_fused": "Part B has no attention row.",
@@ -70,6 +65,7 @@ SLOTS = {  # slot -> exercise, template, the criteria its statement must all sat
     "a_tokenizer": ("partA", _A, ("tokenizer-outside-gpu",)),
     "a_not_yet": ("partA", _A, ("not-yet-with-reason",)),
     "a_next": ("partA", _A, ("one-next-experiment", "next-experiment-targets-bottleneck")),
+    "a_hyp": ("partA", _A, ("two-hypotheses", "experiment-per-hypothesis")),
     "b_evidence": ("partB", _B, ("overhead-evidence",)),
     "b_fused": ("partB", _B, ("fused-attention-wrong-here",)),
     "b_meaning": ("partB", _B, ("top-cuda-meaning",)),
