@@ -3,11 +3,11 @@
     python bench/paraphrases.py                 # every bank in tests/paraphrases/
     python bench/paraphrases.py FILE... [-v]    # these banks; -v prints each disagreement
 
-A bank (tests/paraphrases/*.yaml) holds statements (or, for a_hyp, a block of lines) written from criteria.md by authors who
-never saw the grader, each with the slot it goes in and whether it satisfies the criterion
-that slot is judged on (tests/paraphrases/README.md).  A neutral report with nothing in the
-slot fails that criterion, so each verdict is the statement's own.  Prints figures; asserts
-nothing.
+A bank (tests/paraphrases/*.yaml) holds statements (for a_hyp, blocks of lines) written from
+criteria.md by authors who never saw the grader, each with the slot it goes in and whether it
+satisfies the criterion that slot is judged on (tests/paraphrases/README.md).  A neutral
+report with nothing in the slot fails that criterion, so each verdict is the statement's own.
+Prints figures; asserts nothing.
 """
 
 from __future__ import annotations
