@@ -783,3 +783,71 @@ def test_b_meaning_denied_by_a_busy_gpu(b_line: str, passed: bool) -> None:
 )
 def test_questions_with_no_experiment(value: str, n: int) -> None:
     assert experiments_in(value) == n
+
+
+@pytest.mark.parametrize(
+    ("hypotheses", "two", "tested"),
+    [
+        # a numbered list with no heading, each item a cause with its test
+        (
+            "1) The mask tensors live in fp32. To test this, add a forward hook that logs any "
+            "input whose dtype is not bf16.\n2) The sampler does logits.cpu() every step. To "
+            "test this, look for Memcpy DtoH rows in the trace.",
+            True,
+            True,
+        ),
+        # the count said first, the causes marked inline
+        (
+            "ok so two ideas. 1) the mask is fp32 and gets .to(bf16) in every layer -> put a "
+            "print(mask.dtype) in the attention fwd. 2) something does x.transpose(1,2)."
+            "contiguous() before sdpa -> comment out the contiguous and re-profile.",
+            True,
+            True,
+        ),
+        # a second-language count in the singular, "For confirm"
+        (
+            "For me there is two possible reason. First reason: some part of the model stays in "
+            "float32 and is converted at every layer. For confirm I will print the dtype of every "
+            "parameter. Second reason: the code makes a transpose and then calls .contiguous(). "
+            "For confirm I will use record_shapes and compare the dtypes in and out.",
+            True,
+            True,
+        ),
+        # the tests after both, each opening with the hypothesis it tests
+        (
+            "Hypothesis 1, dtype: something is in fp32 and gets cast to bf16 per layer.\n"
+            "Hypothesis 2, device: something lives on the CPU and is moved to the GPU.\n"
+            "The experiment for 1 is record_shapes=True and reading the aten::to dtypes. For 2, "
+            "I would look for Memcpy HtoD rows in the trace.",
+            True,
+            True,
+        ),
+        # two casts of different tensors, each named: two causes (flagged for a person)
+        (
+            "| Hypothesis | Experiment |\n|---|---|\n| fp32 KV cache cast to bf16 on every "
+            "attention call | dtype pre-hook on the attention modules |\n| weights re-cast per "
+            "layer | record_shapes=True, look at the aten::to input shapes |",
+            True,
+            True,
+        ),
+        # ... but the inputs and the activations are the data, one cause worded twice
+        (
+            "Hypothesis 1: the inputs are fp32 and get cast to bf16. Test: print input dtypes.\n"
+            "Hypothesis 2: the activations are converted from fp32 to bf16 each layer. Test: "
+            "print activation dtypes.",
+            False,
+            False,
+        ),
+        # re-reading the table tests nothing
+        (
+            "H1: fp32 KV cache cast -> E1: look at the memory column of the table: 2.8 GiB.\n"
+            "H2: CPU inputs copied -> E2: look at the calls column: 54.",
+            True,
+            False,
+        ),
+    ],
+)
+def test_hypothesis_blocks_from_the_bank(hypotheses: str, two: bool, tested: bool) -> None:
+    got = grade("partA", hypotheses=hypotheses)
+    assert got["two-hypotheses"] is two
+    assert got["experiment-per-hypothesis"] is tested

@@ -94,8 +94,15 @@ _VAGUE = re.compile(
     r"in (?:the )?(?:profiler|trace|code)))*\W*$"
     r"|^\W*(?:\d[.)]\s*)?(?:re-?)?(?:run|profile)\w* (?:it|this|the (?:model|run|same \w+)) again"
     r"(?: and (?:see|check|compare) (?:if|whether) (?:the )?(?:numbers|times?|results?) "
-    r"(?:are|is|stay) (?:the )?(?:same|similar|stable))?\W*$",
+    r"(?:are|is|stay) (?:the )?(?:same|similar|stable))?\W*$"
+    # the table read again: "look at the memory column of the table: 2.8 GiB"
+    r"|^\W*(?:look|check|read)\w* (?:at )?the (?:[\w-]+ ){0,2}(?:column|row)s?\b(?: of the table)?"
+    r".{0,24}$",
     re.IGNORECASE,
+)
+# A test's own label before its words: "Check: check it.", "E2: look at it in the profiler."
+_TEST_LABEL_LEAD = re.compile(
+    r"^\W*(?:test|check|experiment|verify|e\d|exp\.?\s*\d)\w*\s*[:\u2014\u2013-]\s*", re.I
 )
 
 
@@ -104,7 +111,7 @@ def is_test(text: str) -> bool:
     in more than a couple of words, that looks at something in particular."""
     if len(re.findall(r"[A-Za-z]{2,}", text)) < 3 or _NO_TEST.search(text[:60]):
         return False
-    if _VAGUE.match(text.strip()):
+    if _VAGUE.match(_TEST_LABEL_LEAD.sub("", text.strip())):
         return False
     return bool(_test_probe().search(text) or _test_change().search(text) or _DECIDES.search(text))
 
@@ -139,11 +146,21 @@ _DECIDES_REF = re.compile(
 _PREDICTION = re.compile(r"^\W*(?:predictions?|predicts|expected|expectation|implies)\b", re.I)
 
 
+# A line that ends by naming the hypothesis its outcome points to: "child is a Memcpy HtoD row
+# -> it's (2)".
+_POINTS_TO = re.compile(
+    r"(?:->|→|=>|⇒)\s*(?:it.s |that.s |means |=\s*)?(?:\([1-9]\)|h\s?[1-9]|hypothesis [1-9])\W*$",
+    re.IGNORECASE,
+)
+
+
 def _is_test_unit(unit: Unit) -> bool:
     """Among the hypotheses, a test: labelled as one ("E1 - ..."), or one run that says
     which outcome confirms which hypothesis ("If ..., it's H1 and H2 is out")."""
     if _ARROW_REF.match(unit.text) and is_test(unit.text):
         return True  # "→ A: log dtype of kv cache at layer entry"
+    if _POINTS_TO.search(unit.text):
+        return True  # "- a device-side copy kernel, Float in, BFloat16 out -> it's (1)"
     if _TEST_LABEL.match(unit.text) or (_DECIDES_REF.search(unit.text) and is_test(unit.text)):
         return True  # "E1 - ...", "print dtypes at layer boundaries -> confirms/kills H1"
     if _HYPOTHESIS_START.match(unit.text) and "\n" not in unit.text:

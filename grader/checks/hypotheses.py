@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from grader.checks.counting import changes_in
+from grader.checks.hypothesis_refs import object_of, objects_of
 from grader.checks.pairing import Hypothesis, cause_of, hypotheses, hypothesis_units, tested
 from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.language import has
@@ -67,9 +68,19 @@ def two_hypotheses(ctx: Context) -> Verdict:
     distinct = _distinct(hyps)
     if len(distinct) >= 2:
         second = distinct[1]
+        names = [CAUSE_NAMES[h.cause or ""] for h in distinct]
+        if _same_kind(distinct):
+            # two casts of different tensors: whether they are two causes is a judgement
+            return Verdict.yes(
+                Evidence(second.line, second.text.splitlines()[0]),
+                f"{names[0]} of two different tensors ("
+                + ", ".join(object_of(h.text) or "" for h in distinct)
+                + ")",
+                review=True,
+            )
         return Verdict.yes(
             Evidence(second.line, second.text.splitlines()[0]),
-            "distinct causes: " + ", ".join(CAUSE_NAMES[h.cause or ""] for h in distinct),
+            "distinct causes: " + ", ".join(names),
         )
     first = hyps[0]
     detail = (
@@ -98,11 +109,29 @@ def _unread_candidates(report: Report, found: Hypothesis) -> bool:
 
 
 def _distinct(hyps: list[Hypothesis]) -> list[Hypothesis]:
-    """The first hypothesis of each cause: two wordings of one cause count once."""
-    seen: dict[str, Hypothesis] = {}
+    """The first hypothesis of each cause: two wordings of one cause count once.  Two casts
+    or transfers are still two causes when they act on different tensors, each named
+    outright and neither named by the other (the KV cache cast, the weights re-cast)."""
+    out: list[Hypothesis] = []
     for h in hyps:
-        seen.setdefault(h.cause or "", h)
-    return list(seen.values())
+        mine = objects_of(h.text) if h.cause in _OF_A_TENSOR else frozenset()
+        if all(
+            h.cause != seen.cause
+            or (mine and (theirs := objects_of(seen.text)) and not mine & theirs)
+            for seen in out
+        ):
+            out.append(h)
+    return out
+
+
+# Kinds of cause that act on a tensor the hypothesis names; a cache update or a layout copy
+# is told by its kind.
+_OF_A_TENSOR = frozenset({"dtype", "transfer", "offload"})
+
+
+def _same_kind(hyps: list[Hypothesis]) -> bool:
+    """Are the distinct hypotheses all of one kind, told apart only by what they act on?"""
+    return len({h.cause for h in hyps}) < len(hyps)
 
 
 @check("experiment-per-hypothesis")

@@ -169,23 +169,39 @@ def _free_paragraphs(report: Report) -> list[Unit]:
 def _loose_units(report: Report) -> list[Unit]:
     """Labelled paragraphs or items outside every field and part ("(a) dtype: ...", "(b)
     device: ...") in a report that gives its hypotheses no heading."""
+    blocks = _free_blocks(report)
     out = [
         unit
-        for block in _free_blocks(report)
+        for block in blocks
         if _marker(block[0].text) is not None
         for unit in split_units(tuple(block), "", block[0].number)
     ]
-    return out if len(out) >= 2 else []
+    if len(out) >= 2:
+        return out
+    # "1) The mask lives in fp32. To test this, ..." / "2) The sampler ...": the items of one
+    # numbered list, each naming a cause
+    lists: dict[int, list[Unit]] = {}
+    for block in blocks:
+        first = block[0]
+        if first.kind == "item" and first.ordered and first.first and first.level == 1:
+            text = "\n".join(ln.text for ln in block)
+            lists.setdefault(first.list_id, []).append(Unit(text, first.number, None, True))
+    for units in lists.values():
+        if len(units) >= 2 and sum(bool(cause_of(split_test(u.text)[0])) for u in units) >= 2:
+            return units
+    return []
 
 
 _EITHER = re.compile(r"\b(?:either|guess|suspect|could be|might be|probably)\b[:,]?\s+(?=\S)", re.I)
 
 
 _SAYS_HOW_MANY = re.compile(
-    r"\b(?:two|2|a couple of|several) (?:\w+ )?(?:explanations|hypotheses|causes|reasons|"
-    r"possibilities|guesses|suspects|candidates|theories)\b",
+    r"\b(?:two|2|a couple of|several) (?:\w+ )?(?:explanations?|hypothes[ie]s|causes?|reasons?|"
+    r"possibilit(?:y|ies)|guess(?:es)?|suspects?|candidates?|theor(?:y|ies)|ideas)\b",
     re.I,
 )
+# Causes marked inline after the count: "ok so two ideas. 1) the mask ... 2) something ..."
+_INLINE_NUMBER = re.compile(r"(?:^|(?<=\s))(?=\(?[1-9]\)\s)")
 
 
 _FIRST_NAMED = re.compile(
@@ -221,6 +237,9 @@ def _counted_paragraph(report: Report) -> list[Unit]:
         ]
         if len(marked) >= 2:
             return marked
+        inline = [p.strip() for p in _INLINE_NUMBER.split(rest) if p.strip()]
+        if len(inline) >= 2 and all(_marker(p) for p in inline[-2:]):
+            return [Unit(p, para.line, _marker(p), False) for p in inline if _marker(p)]
     return []
 
 

@@ -41,6 +41,8 @@ _REF = re.compile(
     r"([1-9]|[a-d](?=\s*[:.)\u2014\u2013-]))\b"  # "Verify idea 1:", "Experiment A:"
     r"|\((i{1,3}|iv|[a-d1-9])\)|\b(?:hyp(?:othesis)?|test|exp(?:eriment)?)\.?\s+([a-d])\b(?=\s*[:.)\u2014\u2013-])"
     r"|\bthe (first|second|third) (?:one|hypothesis|theory|guess|cause|suspect)\b"
+    # "The experiment for 1 is ...", "For 2, I would look for ..."
+    r"|\b(?:experiment|test|check) for (?:h\s?)?([1-9])\b|(?:^|(?<=[.;:]\s))for (?:h\s?)?([1-9]),"
     r"|\bfor the (first|second|third)\b(?! (?:time|step|token|run|layer|call))"
     rf"|{FOR_LETTER}(?=\s*[,:])"  # "for A, check the dtypes ..."
     rf"|{FOR_REF.pattern}",  # "... (for 2)"
@@ -84,3 +86,32 @@ def cause_of(text: str) -> str | None:
             key = (-len(hits), hits[0].start(), kind)
             best = key if best is None or key < best else best
     return best[2] if best else None
+
+
+@cache
+def _objects() -> dict[str, Pattern]:
+    return {k: Pattern.of(v) for k, v in _raw()["cause_objects"].items()}
+
+
+# What a cast converts to is not what it acts on: "converts tensors to the weights' dtype",
+# "fp32 activations meeting bf16 weights".
+_TARGET = re.compile(
+    r"\b(?:to|into|against|with|meet\w*|match\w*)\s+(?:the\s+)?(?:bf16\s+|fp16\s+|model.?s?\s+)?"
+    r"(?:weights?|params?|parameters)\S*(?:\s+dtype)?|\bweights?.?\s+dtype\b|\bbf16 weights\b"
+    r"|\blike (?:the )?(?:model.?s? )?weights\b",
+    re.IGNORECASE,
+)
+
+
+def objects_of(text: str) -> frozenset[str]:
+    """The tensors a hypothesis says are cast or moved (the mask, the KV cache, the weights,
+    the data flowing through ...), not what they are cast to."""
+    claim = _TARGET.sub(" ", text)
+    return frozenset(name for name, pattern in _objects().items() if pattern.search(claim))
+
+
+def object_of(text: str) -> str | None:
+    """The tensor a hypothesis names first, or None."""
+    claim = _TARGET.sub(" ", text)
+    hits = [(m.start(), n) for n, p in _objects().items() if (m := p.search(claim)) is not None]
+    return min(hits)[1] if hits else None

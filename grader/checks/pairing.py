@@ -71,6 +71,35 @@ def hypothesis_units(report: Report) -> list[Unit]:
     ]
 
 
+# A line under a hypothesis that opens with the hypotheses it tests: "For H1, the re-profile
+# ...; for H2, ...", "The experiment for 1 is ..."
+_TESTS_LEAD = re.compile(
+    r"^\W*(?:(?:the )?(?:test|check|experiment)s? )?for (?:h\s?[1-9]|[1-9]\b|the first\b)", re.I
+)
+
+
+def _hypothesis_part(report: Report) -> list[Unit]:
+    """The units of the hypotheses part, a hypothesis's trailing line of tests for several
+    hypotheses set apart as a unit of its own."""
+    out: list[Unit] = []
+    for unit in _units(report, "hypotheses"):
+        lines = unit.text.split("\n")
+        cut = next(
+            (
+                j
+                for j in range(1, len(lines))
+                if _TESTS_LEAD.match(lines[j]) and len(references("\n".join(lines[j:]))) >= 2
+            ),
+            None,
+        )
+        if cut is None:
+            out.append(unit)
+            continue
+        out.append(unit._replace(text="\n".join(lines[:cut])))
+        out.append(Unit("\n".join(lines[cut:]), unit.line + cut, None, unit.from_list))
+    return out
+
+
 def hypotheses(report: Report) -> list[Hypothesis]:
     """Every hypothesis that names a cause of the copies, with the test written with it."""
     return report.remember("hypotheses", lambda: _hypotheses(report))
@@ -80,7 +109,7 @@ def _hypotheses(report: Report) -> list[Hypothesis]:
     found: list[tuple[Unit, str, str]] = []
     rows = _table_pairs(report)
     in_tables = {unit.line for unit, _ in rows}
-    for unit in [u for whole in _units(report, "hypotheses") for u in _alternatives(whole)]:
+    for unit in [u for whole in _hypothesis_part(report) for u in _alternatives(whole)]:
         if unit.line in in_tables or _is_test_unit(unit) or _PREDICTION.match(unit.text):
             continue
         claim, test = split_test(unit.text)
@@ -109,7 +138,7 @@ def tests(report: Report) -> list[Test]:
     out = []
     units = [
         piece
-        for u in _units(report, "hypotheses")
+        for u in _hypothesis_part(report)
         for piece in ([u] if _is_test_unit(u) else _alternatives(u)[1:])
         if _is_test_unit(piece)  # "Either ..., or .... For the first I'd ..."
     ]
@@ -215,9 +244,18 @@ def _shared_tests(test: str, n: int) -> list[str]:
     return pieces
 
 
+# A sentence that opens with the number of the hypothesis it tests: "The experiment for 1
+# is ...", "For 2, I would look for ..."
+_NUMBER_LEAD = re.compile(r"^\W*(?:the (?:test|check|experiment) )?for (?:h\s?)?[1-9]\b", re.I)
+
+
 def _test_pieces_by_reference(test: str, n: int) -> list[str]:
     pieces = [p for p in _NEXT_SENTENCE.split(test) if p.strip()]
-    led = [p for p in pieces if _ORDINAL_LEAD.match(p) and references(p)[0] <= n]
+    led = [
+        p
+        for p in pieces
+        if (_ORDINAL_LEAD.match(p) or _NUMBER_LEAD.match(p)) and 0 < references(p)[0] <= n
+    ]
     if len(led) < 2:
         return [test] if test else []
     return led
