@@ -635,7 +635,7 @@ def test_overhead_evidence_in_more_words(evidence: str, passed: bool) -> None:
 @pytest.mark.parametrize(
     ("value", "n"),
     [
-        ("maybe check the copies, or maybe attention, not sure which?", 2),
+        ("maybe check the copies, or maybe attention, not sure which?", 0),
         ("look at copy_, to, attention, tokenizer and slice one by one", 2),
         (
             "use a CUDA graph so the CPU doesn't launch each small kernel one by one, and compare "
@@ -851,3 +851,60 @@ def test_hypothesis_blocks_from_the_bank(hypotheses: str, two: bool, tested: boo
     got = grade("partA", hypotheses=hypotheses)
     assert got["two-hypotheses"] is two
     assert got["experiment-per-hypothesis"] is tested
+
+
+@pytest.mark.parametrize(
+    ("not_yet", "passed"),
+    [
+        ("don't optimize: attention → already flash, copies still unexplained.", True),
+        ("slice ✗ (for now): 436 calls but only 1.4 ms GPU → not where the time is.", True),
+        (
+            "I would postpone batching changes: batching would not remove the per-request "
+            "copies that need explaining.",
+            True,
+        ),
+    ],
+)
+def test_not_yet_from_the_fifth_bank(not_yet: str, passed: bool) -> None:
+    assert grade("partA", not_yet=not_yet)["not-yet-with-reason"] is passed
+
+
+@pytest.mark.parametrize(
+    ("diagnosis", "passed"),
+    [
+        (
+            "copy_ and to are data movement, but movement on an L4 is cheap relative to math, so "
+            "this run is bound by the 70 ms of matmul and attention.",
+            False,
+        ),
+        (
+            "copy_ and to are data movement the model does not need; the math is bound by "
+            "nothing unusual.",
+            True,
+        ),
+    ],
+)
+def test_movement_called_cheap_and_the_run_bound_by_math(diagnosis: str, passed: bool) -> None:
+    got = grade("partA", diagnosis=diagnosis, next=NO_LEAD)
+    assert got["separates-math-from-movement"] is passed
+
+
+@pytest.mark.parametrize(
+    ("attention_2", "passed"),
+    [
+        (
+            "The data offer no support for fused attention in B: attention contributes 0 ms to the "
+            "profile, and the binding constraint is launch and Python overhead, which kernel "
+            "speed does not affect.",
+            True,
+        ),
+        (
+            "Whereas A at least had a flash attention row, B has none, and its device is waiting "
+            "on Python launches, so a fused attention kernel would leave the decode just as slow.",
+            True,
+        ),
+    ],
+)
+def test_fused_attention_from_the_fifth_bank(attention_2: str, passed: bool) -> None:
+    got = grade("partB", attention_1="Matmul is on top in both parts.", attention_2=attention_2)
+    assert got["fused-attention-wrong-here"] is passed

@@ -21,13 +21,14 @@ _PER_CALL = re.compile(
 )
 _ABOVE_DEVICE = re.compile(
     r"\b(?:bigger|larger|greater|longer|more|higher) than (?:the |its |their |all )?"
-    r"(?:cuda|gpu|device)",
+    r"(?:cuda|gpu|device)|\bthan (?:on |in )(?:the )?(?:device|gpu|cuda)\b",
     re.I,
 )
 # A launch's own time, a few tens of microseconds ("~25 us per call", "20-µs nibbles").
 _TENS_OF_US = re.compile(r"(?<![\d.])(?:[1-9]\d|[5-9])(?:\.\d+)?\s*-?\s*(?:µs|us|μs)\b", re.I)
 _COMPARE = re.compile(
-    r"\bwait\w*|\bidl\w*|\bstarv\w*|<<|≪|\bless than\b|\bvs\.?\b|\bversus\b|\bagainst\b|"
+    r"\bwait\w*|\bidl\w*|\bstarv\w*|\bratio\b|\bthan on\b|<<|≪|\bless than\b|\bvs\.?\b|"
+    r"\bversus\b|\bagainst\b|"
     r"\bmore than\b|\btwice\b|"
     r"\bdouble\b|\btimes\b|"
     r"\d\s*[x×]\b|\bexceed|\blonger than\b|\bcompared\b|\bwhile\b|\bonly\b|\bwith (?:0|nothing)|"

@@ -100,7 +100,10 @@ _EXPECTED = re.compile(
 
 
 # "Who calls to()? Or is it the tokenizer? Not sure what to run next."
-_ONLY_ASKS = re.compile(r"\bnot sure (?:what|which|how) to (?:run|do|try|test)\b", re.I)
+_ONLY_ASKS = re.compile(
+    r"\bnot sure (?:what|which|how) to (?:run|do|try|test)\b|\bnot sure which(?: first| one)?\W*$",
+    re.I,
+)
 # "Look at copy_, to, attention, tokenizer and slice one by one": a round of experiments.
 # (not "so the CPU doesn't launch each small kernel one by one")
 _ONE_BY_ONE = re.compile(
