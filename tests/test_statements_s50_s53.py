@@ -908,3 +908,28 @@ def test_movement_called_cheap_and_the_run_bound_by_math(diagnosis: str, passed:
 def test_fused_attention_from_the_fifth_bank(attention_2: str, passed: bool) -> None:
     got = grade("partB", attention_1="Matmul is on top in both parts.", attention_2=attention_2)
     assert got["fused-attention-wrong-here"] is passed
+
+
+SLIDES = """\
+## Slide 1 — The five lines
+- **Workload:** decoder-only LLM, 4096-token prompt, 128 new tokens, bf16, batch 1
+- **Hardware:** one NVIDIA L4
+- **Top CUDA time:** matmul 38.4 ms, flash attention 31.7 ms
+- **Top CPU / orchestration cost:** tokenizer.encode, 22 ms
+- **Next experiment:** re-run with with_stack=True and read which line issues the to() calls
+
+## Slide 3 — The tokenizer
+- 22 ms, CPU only, 0 ms CUDA: it never shows up in a kernel view
+- ...but the user is waiting while it runs, so it's part of time-to-first-token
+
+## Slide 6 — Not yet
+- Attention kernel: we're already on flash attention, and 35 ms of casts are unexplained.
+"""
+
+
+def test_a_decks_numbered_slides() -> None:
+    got = grade_text(SLIDES, "partA")
+    assert got["not-yet-with-reason"]  # "Slide 6 — Not yet" opens the part
+    assert got["tokenizer-outside-gpu"]  # the slide's title names what its bullets are about
+    other = SLIDES.replace("## Slide 3 — The tokenizer", "## Slide 3 — The GPU")
+    assert not grade_text(other, "partA")["tokenizer-outside-gpu"]

@@ -7,6 +7,7 @@ import re
 from grader.checks.common import carries_subject, footnote_refs, footnotes, line_sentences
 from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.language import has, is_keyword_list, mentions, names
+from grader.report.sections import undecorated
 
 
 @check("tokenizer-outside-gpu")
@@ -34,8 +35,12 @@ def tokenizer_outside_gpu(ctx: Context) -> Verdict:
     cpu_named = latency_named = False
     notes = footnotes(ctx.report)
     titled = False  # the line before was a title naming the tokenizer ("Q: Tokenizer?")
+    headings = {ln.number for ln in ctx.report.lines if ln.kind == "heading"}
+    headed = False  # under a heading that names the tokenizer ("## Slide 3 — The tokenizer")
     for tl in ctx.report.text_lines:
-        carried, titled = titled, _title_of_tokenizer(tl.text)
+        if tl.number in headings:
+            headed = _title_of_tokenizer(tl.text)
+        carried, titled = titled or headed, _title_of_tokenizer(tl.text)
         for written, note in _with_footnotes(line_sentences(tl.text), notes):
             if is_keyword_list(written):
                 carried = False
@@ -92,6 +97,7 @@ _TERM_RUN = re.compile(rf"\b{_TERM}(?:[ \t]+{_TERM}){{2,}}\b", re.IGNORECASE)
 def _title_of_tokenizer(text: str) -> bool:
     """A short line that names the tokenizer as what follows is about ("Tokenizer?",
     "On the tokenizer:")."""
+    text = undecorated(text)  # "Slide 3 — The tokenizer"
     words = len(text.split())
     # "Tokenizer?", "On the tokenizer:", or a numbered title alone ("2) The tokenizer")
     titled = (words <= 6 and bool(_TITLE_END.search(text))) or (words <= 4 and text[-1:].isalnum())

@@ -52,6 +52,8 @@ _DECOR = re.compile(
     # requirement-style numbers: "R1. Hypotheses", "R2 Experiments", "REQ-3: ..."
     r"|(?:R|REQ-?)\d{1,2}(?:\.\d{1,2})*[.:)]?\s"
     r"|\u00a7\s?\d{1,2}(?:\.\d{1,2})*[.:)]?\s"  # a section sign: "§4 Not yet"
+    # a deck's or a form's own numbering: "Slide 6 — Not yet", "Step 2: Hypotheses"
+    r"|(?:[Ss]lide|[Ss]ection|[Ss]tep|[Pp]age|SLIDE|STEP)\s?#?\d{1,2}\s*(?:[\u2014\u2013:.)-]\s*|\s(?=[A-Z]))"
     rf"|{TIME_STAMP}(?=[\s*_\]])|{BRACKET_TAG}(?=\s)|Q\d{{0,2}}\s*(?:[:.)]|\s[\u2014\u2013-])\s)+"
 )
 _ARROW = re.compile(r"^\s*(?:->|→|=>)")
