@@ -11,6 +11,7 @@ from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.fields import PLACEHOLDERS
 from grader.report.language import has, mentions
 from grader.report.model import Report, TextLine
+from grader.report.numbers import with_digits
 
 _NUMBER = re.compile(r"(\d+(?:\.\d+)?)\s*(ms|µs|us|μs|s\b|calls?|launch\w*|x|×)?", re.I)
 _PER_CALL = re.compile(
@@ -80,15 +81,18 @@ def overhead_evidence(ctx: Context) -> Verdict:
     lines = [
         Sentence(tl.text, tl) for tl in ctx.report.text_lines if len(line_sentences(tl.text)) > 1
     ]
-    for s in [*iter_sentences(ctx.report.text_lines), *lines]:
-        if "a" in part_refs(s.text) and ctx.exercise.id.lower() == "partb":
+    for said in [*iter_sentences(ctx.report.text_lines), *lines]:
+        if "a" in part_refs(said.text) and ctx.exercise.id.lower() == "partb":
             continue
+        # figures said in words are read as digits ("thirty eight milliseconds"); the
+        # evidence quotes the sentence as written
+        s = said._replace(text=with_digits(said.text))
         nums = _numbers(s.text)
         many = any(abs(n - c) <= 0.02 * c for n in nums for c in counts if n == int(n))
         # "kernels that run for ~20 µs", "in 20-µs nibbles": each launch's time read off the
         # table says the launches are tiny, however many there are
         if (many and _PER_CALL.search(s.text)) or _TENS_OF_US.search(s.text):
-            return _backs(ctx, Evidence(s.line.number, s.text), "many tiny launches")
+            return _backs(ctx, Evidence(s.line.number, said.text), "many tiny launches")
         has_loop = any(_close(n, ms) for n in nums for ms in host_ms)
         total = any(_close(n, device_ms) for n in nums)
         has_device = total or DEVICE_WORD.search(s.text)
@@ -96,7 +100,7 @@ def overhead_evidence(ctx: Context) -> Verdict:
         # said to be smaller ("the CPU total is bigger than the CUDA total")
         versus = total or _MULTIPLE.search(s.text) or _ABOVE_DEVICE.search(s.text)
         if has_loop and has_device and _COMPARE.search(s.text) and versus:
-            return _backs(ctx, Evidence(s.line.number, s.text), "host time against device")
+            return _backs(ctx, Evidence(s.line.number, said.text), "host time against device")
     return Verdict.no(
         None,
         f"looked for {sorted(counts)} calls at tens of microseconds each, or "

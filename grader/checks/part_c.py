@@ -8,6 +8,7 @@ from grader.analyzer.kinds import base_name
 from grader.checks.common import DEVICE_WORD
 from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.model import TextLine
+from grader.report.numbers import with_digits
 
 _PCT = re.compile(
     r"(\d+(?:[.,]\d+)?)\s*(?:%|per ?cent\b)", re.IGNORECASE
@@ -59,6 +60,7 @@ def _size_pattern(size: str) -> str:
 def _share_of(text: str, stem: str) -> float | None:
     """The share a line gives the op: the first percentage after its name, else the last
     before it ("aten::copy_, about 39 % (matmuls take the other 61 %)" gives 39)."""
+    text = with_digits(text)  # "copy underscore at sixty one percent"
     at = text.lower().find(stem.lower())
     if at < 0:
         return None

@@ -1,0 +1,54 @@
+"""Numbers said in words, read as digits (grader/report/numbers.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from grader.report.numbers import with_digits
+from tests.test_statements import grade_text
+
+
+@pytest.mark.parametrize(
+    ("said", "read"),
+    [
+        (
+            "copy underscore at sixty one percent of CUDA time",
+            "copy underscore at 61% of CUDA time",
+        ),
+        ("sixty-one per cent", "61%"),
+        ("thirty eight milliseconds against fifteen milliseconds", "38 ms against 15 ms"),
+        ("two hundred and forty calls of twenty five microseconds", "240 calls of 25 us"),
+        ("six point one ms", "6.1 ms"),
+        # words that are no figure stay as they are
+        ("one experiment, and one run", "one experiment, and one run"),
+        ("no numbers here", "no numbers here"),
+    ],
+)
+def test_numbers_in_words(said: str, read: str) -> None:
+    assert with_digits(said) == read
+
+
+SPOKEN_C = """\
+workload: a seven billion model doing decode, batch one
+hardware: one L4
+top CUDA time: aten dot copy underscore, sixty one percent of CUDA time
+top CPU / orchestration cost: the python loop
+next experiment: check if the KV cache is fp32 and cast to bf16 every step
+"""
+
+
+def test_a_dictated_share_is_read() -> None:
+    assert grade_text(SPOKEN_C, "partC")["copy-share-stated"]
+    wrong = SPOKEN_C.replace("sixty one percent", "thirty nine percent")
+    assert not grade_text(wrong, "partC")["copy-share-stated"]
+
+
+def test_dictated_overhead_evidence_is_read() -> None:
+    text = (
+        "Workload: batch 1, prompt 32, decode 128\nHardware: L4\nTop CUDA time: aten::matmul\n"
+        "Top CPU / orchestration cost: the python loop takes thirty eight milliseconds of CPU "
+        "against about fifteen milliseconds of GPU, so the GPU waits\n"
+        "Next experiment: capture the decode step in a CUDA graph and compare ms per token\n"
+    )
+    assert grade_text(text, "partB")["overhead-evidence"]
+    assert not grade_text(text.replace("thirty eight", "three"), "partB")["overhead-evidence"]
