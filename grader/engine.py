@@ -14,6 +14,8 @@ from grader.rubric import Rubric, criterion_titles, rubric_for
 from grader.stuffing import (
     JUDGE_CLAIMS,
     LOOK_AGAIN,
+    NO_FIELDS,
+    fieldless,
     judged_description,
     stuffed_line,
     stuffed_verdict,
@@ -104,6 +106,7 @@ def grade_report(
         report.warnings = (*report.warnings, f"{report.source}: {NOTHING_TO_GRADE}")
     stuffed = None if blank else stuffed_line(report)
     judged = None if blank or stuffed else judged_description(report)
+    unfielded = not blank and stuffed is None and fieldless(report)
     for crit in rubric.applicable(analysis.bottleneck):
         if blank:
             verdict = Verdict.no(None, NOTHING_TO_GRADE)
@@ -113,6 +116,8 @@ def grade_report(
             verdict = get_check(crit.check).fn(Context(report, exercise, analysis, crit.params))
             if judged is not None and verdict.passed and crit.id in JUDGE_CLAIMS:
                 verdict = verdict._replace(review=True, detail=verdict.detail or LOOK_AGAIN)
+            elif unfielded and verdict.passed and crit.id in JUDGE_CLAIMS:
+                verdict = verdict._replace(review=True, detail=verdict.detail or NO_FIELDS)
         results.append(
             CriterionResult(
                 id=crit.id,

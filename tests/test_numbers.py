@@ -52,3 +52,19 @@ def test_dictated_overhead_evidence_is_read() -> None:
     )
     assert grade_text(text, "partB")["overhead-evidence"]
     assert not grade_text(text.replace("thirty eight", "three"), "partB")["overhead-evidence"]
+
+
+def test_a_report_with_no_fields_has_its_passes_flagged() -> None:
+    from grader.engine import grade_report
+    from grader.exercises import resolve_exercise
+    from grader.report.model import Report
+
+    prose = (
+        "The run is movement-bound: copy_ and to are 35 ms of casts the model does not need, "
+        "while matmul and attention are the math. The tokenizer runs on the CPU yet adds 22 ms "
+        "to time to first token.\n"
+    )
+    result = grade_report(Report.parse(prose), resolve_exercise("partA"))
+    passed = [c for c in result.criteria if c.passed and c.id != "no-premature-attention-kernel"]
+    assert passed and all(c.review for c in passed)
+    assert not next(c for c in result.criteria if c.id == "five-fields").passed
