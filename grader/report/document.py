@@ -114,6 +114,19 @@ _TAG = re.compile(
 _COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
 
 
+# A peer's or reviewer's remark left in a handed-in report ("[peer: I think it's compute]",
+# "*(reviewer: nice)*", "> Peer comment: ..."): another person's words, blanked where they
+# stand; the author's own replies ("[author: no, because ...]") stay.
+_OTHERS = r"(?:peer|reviewer|classmate|review|other student)(?: comment| note| review| remark)?"
+_OTHERS_WORDS_CUE = re.compile(rf"\b{_OTHERS}\s*:", re.IGNORECASE)
+_OTHERS_WORDS = re.compile(
+    rf"\[\s*{_OTHERS}\s*:[^\]\n]*\]"
+    rf"|[*_]{{0,2}}\(\s*{_OTHERS}\s*:[^)\n]*\)[*_]{{0,2}}"
+    rf"|^[ \t]*>[ \t]*[*_]{{0,2}}{_OTHERS}[*_]{{0,2}}\s*:.*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
 def _blank(m: re.Match[str]) -> str:
     return re.sub(r"[^\n]", " ", m.group(0))
 
@@ -149,6 +162,8 @@ def parse_document(text: str) -> list[Line]:
     check_text(text, _MARKUP)
     if "<!--" in text:  # a comment is not shown: a template's instructions left in place
         text = _COMMENT.sub(_blank, text)
+    if _OTHERS_WORDS_CUE.search(text):  # a classmate's remarks left in: not the learner's
+        text = _OTHERS_WORDS.sub(_blank, text)
     if "\u2022" in text or "\u25e6" in text or "\u25aa" in text or "\u25cf" in text:
         text = _GLYPH_BULLET.sub(r"\1-", text)  # "• A: ..." pasted from a word processor
     tokens = parse_tokens(parser_for(text), text)

@@ -1,4 +1,9 @@
-"""Numbers said in words, read as digits (grader/report/numbers.py)."""
+"""Statements from the seventeenth unseen round, each a table row.
+
+s54 to s59 were measured once, unseen, with the rules of 172f6f6 (91.7%), before their
+disagreements were read: dictated answers with numbers in words (grader/report/numbers.py),
+slide decks, reports with a classmate's remarks left in, reports with no fields at all.
+"""
 
 from __future__ import annotations
 
@@ -68,3 +73,21 @@ def test_a_report_with_no_fields_has_its_passes_flagged() -> None:
     passed = [c for c in result.criteria if c.passed and c.id != "no-premature-attention-kernel"]
     assert passed and all(c.review for c in passed)
     assert not next(c for c in result.criteria if c.id == "five-fields").passed
+
+
+@pytest.mark.parametrize(
+    ("remark", "passed"),
+    [
+        # a classmate's remark left in the report is not the learner's proposal
+        ("[peer: I'd swap attention to FlashAttention-3, it's faster]", True),
+        ("*(reviewer: why not try xformers here?)*", True),
+        ("> Peer comment: I'd swap attention to xformers, it's usually faster on Ada cards.", True),
+        # the learner's own reply to it is
+        ("[author: I will also swap attention to FlashAttention-3 now]", False),
+    ],
+)
+def test_a_peers_remarks_are_not_the_learners(remark: str, passed: bool) -> None:
+    from tests.test_statements import grade
+
+    got = grade("partA", not_yet=remark)
+    assert got["no-premature-attention-kernel"] is passed
