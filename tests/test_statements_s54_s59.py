@@ -91,3 +91,46 @@ def test_a_peers_remarks_are_not_the_learners(remark: str, passed: bool) -> None
 
     got = grade("partA", not_yet=remark)
     assert got["no-premature-attention-kernel"] is passed
+
+
+@pytest.mark.parametrize(
+    ("hypotheses", "two", "tested"),
+    [
+        # a lab report's "Method:" under each hypothesis
+        (
+            "Hypotheses\n- H1: the ids and mask are created on the CPU and sent to the GPU.\n"
+            "  - Method: print .device of the inputs and look for Memcpy HtoD in the trace.\n"
+            "- H2: the KV cache was allocated in fp32 and is cast to bf16 when read.\n"
+            "  - Method: print the cache dtype; control run with the cache in bf16.",
+            True,
+            True,
+        ),
+        # a bulleted list under no heading, each bullet a cause with its own test
+        (
+            "P.S. forgot the hypotheses part!!\n- maybe the LM head got loaded in fp32 and is cast "
+            "to bf16 on every call -> check param.dtype and make it bf16.\n- maybe the prompt "
+            "tensor lives on the CPU and gets copied per step -> print input_ids.device.",
+            True,
+            True,
+        ),
+        # ... but a bulleted list of causes with no tests is no hypotheses part
+        (
+            "Notes:\n- the LM head might be fp32\n- the prompt tensor might live on the CPU",
+            False,
+            False,
+        ),
+        # the count's causes set apart by commas
+        (
+            "so two hypotheses for the copies, first one is a dtype mismatch, something comes in "
+            "as float32 and is cast to bf16, second is moving tensors between host and device.",
+            True,
+            False,
+        ),
+    ],
+)
+def test_hypotheses_of_round_17(hypotheses: str, two: bool, tested: bool) -> None:
+    from tests.test_statements import grade
+
+    got = grade("partA", hypotheses=hypotheses)
+    assert got["two-hypotheses"] is two
+    assert got["experiment-per-hypothesis"] is tested

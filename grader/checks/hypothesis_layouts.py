@@ -183,11 +183,18 @@ def _loose_units(report: Report) -> list[Unit]:
     lists: dict[int, list[Unit]] = {}
     for block in blocks:
         first = block[0]
-        if first.kind == "item" and first.ordered and first.first and first.level == 1:
+        if first.kind == "item" and first.first and first.level == 1:
             text = "\n".join(ln.text for ln in block)
             lists.setdefault(first.list_id, []).append(Unit(text, first.number, None, True))
-    for units in lists.values():
-        if len(units) >= 2 and sum(bool(cause_of(split_test(u.text)[0])) for u in units) >= 2:
+    for list_id, units in lists.items():
+        causes = [cause_of(split_test(u.text)[0]) for u in units]
+        if len(units) < 2 or sum(map(bool, causes)) < 2:
+            continue
+        numbered = next(ln.ordered for ln in report.lines if ln.list_id == list_id)
+        # a bulleted list counts only when each item carries its own test: "- maybe the LM
+        # head is fp32 -> check param.dtype ...", "- maybe the prompt lives on the CPU -> ..."
+        tests = [split_test(u.text)[1] for u, c in zip(units, causes, strict=True) if c]
+        if numbered or all(tests):
             return units
     return []
 
@@ -200,6 +207,7 @@ _SAYS_HOW_MANY = re.compile(
     r"possibilit(?:y|ies)|guess(?:es)?|suspects?|candidates?|theor(?:y|ies)|ideas)\b",
     re.I,
 )
+_COMMA_NEXT = re.compile(r",\s*(?=(?:and\s+)?(?:the\s+)?(?:second|another|other one)\b)", re.I)
 # Causes marked inline after the count: "ok so two ideas. 1) the mask ... 2) something ..."
 _INLINE_NUMBER = re.compile(r"(?:^|(?<=\s))(?=\(?[1-9]\)\s)")
 
@@ -228,6 +236,11 @@ def _counted_paragraph(report: Report) -> list[Unit]:
         units = _alternatives(Unit(rest, para.line, None, False))
         if len(units) >= 2:
             return units
+        # "two hypotheses for the copies, first one is a dtype mismatch ..., second is ...":
+        # the count's causes set apart by commas
+        spoken = [p.strip() for p in _COMMA_NEXT.split(rest) if p.strip()]
+        if len(spoken) >= 2 and all(cause_of(p) for p in spoken[-2:]):
+            return [Unit(p, para.line, None, False) for p in spoken if cause_of(p)]
         # "Two candidate explanations:" over lines marked (1), (2): one unit per marked line
         offset = para.text[: cue.end()].count("\n")
         marked = [
