@@ -134,3 +134,44 @@ def test_hypotheses_of_round_17(hypotheses: str, two: bool, tested: bool) -> Non
     got = grade("partA", hypotheses=hypotheses)
     assert got["two-hypotheses"] is two
     assert got["experiment-per-hypothesis"] is tested
+
+
+@pytest.mark.parametrize(
+    ("hypotheses", "two"),
+    [
+        # the weights named as what the data is compared with: one cast worded twice
+        (
+            "Hypothesis 1: the weights are bf16 but something feeding them is fp32, so it gets "
+            "cast to bf16. Test: print input dtypes.\nHypothesis 2: there's a dtype conversion of "
+            "the activations inside the layers. Test: print activation dtypes.",
+            False,
+        ),
+        (
+            "H1: tensors get cast from fp32 to bf16 on every forward. Test: dtype hooks.\n"
+            "H2: some buffers are stored at a different precision than the weights. Test: list "
+            "buffer dtypes.",
+            False,
+        ),
+        # the weights themselves re-cast: a cause of its own beside the cache
+        (
+            "H1: the KV cache is kept in fp32 and cast to bf16 each step. Test: print its dtype.\n"
+            "H2: the weights are re-cast to bf16 in every layer's forward. Test: record_shapes on "
+            "aten::to.",
+            True,
+        ),
+    ],
+)
+def test_the_weights_as_a_cast_or_as_a_comparison(hypotheses: str, two: bool) -> None:
+    from tests.test_statements import grade
+
+    assert grade("partA", hypotheses=hypotheses)["two-hypotheses"] is two
+
+
+def test_x_limited_names_a_class() -> None:
+    text = (
+        "Workload: batch 1, prompt 32, decode 128\nHardware: L4\nTop CUDA time: matmul 6.1 ms "
+        "over 240 calls. The GPU is not waiting on the CPU: this is compute-limited.\n"
+        "Top CPU / orchestration cost: the Python loop, 38 ms\n"
+        "Next experiment: rerun on an A100 and compare the totals.\n"
+    )
+    assert not grade_text(text, "partB")["diagnosis-matches"]
