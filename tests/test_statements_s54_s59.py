@@ -175,3 +175,23 @@ def test_x_limited_names_a_class() -> None:
         "Next experiment: rerun on an A100 and compare the totals.\n"
     )
     assert not grade_text(text, "partB")["diagnosis-matches"]
+
+
+@pytest.mark.parametrize(
+    ("next_experiment", "passed"),
+    [
+        # op names said aloud, as a dictated answer gives them
+        (
+            "next experiment: turn on with stack in the profiler and find out who is calling to "
+            "and dot cpu",
+            True,
+        ),
+        ("next experiment: rerun with with_stack=True to locate the code that calls to()", True),
+        ("next experiment: turn on with stack in the profiler and look at the matmul", False),
+    ],
+)
+def test_spoken_op_names(next_experiment: str, passed: bool) -> None:
+    from tests.test_statements import grade
+
+    got = grade("partA", next=next_experiment)
+    assert got["next-experiment-targets-bottleneck"] is passed
