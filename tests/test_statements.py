@@ -301,17 +301,34 @@ def review(exercise: str, criterion: str, **slots: str) -> tuple[bool, bool]:
             (True, True),
         ),
         ("no-premature-attention-kernel", {}, (True, False)),
-        # two hypotheses the learner set apart, read as one cause
+        # two casts of different tensors, each named: two causes, but whether they differ
+        # enough is a judgement a person should confirm
         (
             "two-hypotheses",
             {
                 "hypotheses": "Hypotheses:\n1. The weights are loaded in fp32 and cast to bf16.\n"
                 "2. The KV cache is kept in fp32 and cast to bf16 per layer.\n"
             },
+            (True, True),
+        ),
+        # two wordings of one cast, the learner setting them apart: flagged as read as one
+        (
+            "two-hypotheses",
+            {
+                "hypotheses": "Hypotheses:\n1. The inputs are fp32 and get cast to bf16.\n"
+                "2. There is a precision mismatch, so PyTorch converts tensors to bf16.\n"
+            },
             (False, True),
         ),
     ],
-    ids=["clear", "conflict", "hedged-attention", "no-attention", "one-cause-twice"],
+    ids=[
+        "clear",
+        "conflict",
+        "hedged-attention",
+        "no-attention",
+        "two-tensors",
+        "one-cause-twice",
+    ],
 )
 def test_review_flag(criterion: str, slots: dict[str, str], expected: tuple[bool, bool]) -> None:
     assert review("partA", criterion, **slots) == expected
