@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from grader.engine import grade_report
+from grader.exercises import resolve_exercise
 from grader.report.model import Report
 from tests.test_statements import BASES, DEFAULTS, NO_LEAD, experiments_in, grade, grade_text
 
@@ -28,6 +30,33 @@ FIVE_AS_COLUMNS = """\
 """
 
 
+TOKENIZER = (
+    "Top CPU / orchestration cost: tokenizer.encode takes 22 ms on the CPU and 0 ms of CUDA, "
+    "but it still adds to TTFT."
+)
+
+
+def separates(diagnosis: str) -> bool:
+    """separates-math-from-movement on a diagnosis, beside a Next experiment that aims at no
+    class (so the row is judged on its own words)."""
+    return grade("partA", diagnosis=diagnosis, next=NO_LEAD)["separates-math-from-movement"]
+
+
+def fused_attention_reason(bullet: str) -> bool:
+    """fused-attention-wrong-here on a contrast bullet, beside one that says nothing of it."""
+    got = grade("partB", attention_1="Matmul is on top in both parts.", attention_2=bullet)
+    return got["fused-attention-wrong-here"]
+
+
+def tokenizer_line(line: str) -> bool:
+    """tokenizer-outside-gpu with ``line`` in place of the base report's tokenizer line."""
+    text = (BASES / "base_partA.md").read_text()
+    assert TOKENIZER in text
+    return grade_text(text.replace(TOKENIZER, line).format(**DEFAULTS["partA"]), "partA")[
+        "tokenizer-outside-gpu"
+    ]
+
+
 def test_the_five_fields_as_a_tables_columns() -> None:
     report = Report.parse(FIVE_AS_COLUMNS)
     fields = {key: f.value for key, f in report.fields.items()}
@@ -36,9 +65,6 @@ def test_the_five_fields_as_a_tables_columns() -> None:
     got = grade_text(FIVE_AS_COLUMNS, "partA")
     assert got["five-fields"] and got["one-next-experiment"]
     # the quote is the cell that decided, as written, not the row's first cell
-    from grader.engine import grade_report
-    from grader.exercises import resolve_exercise
-
     result = grade_report(report, resolve_exercise("partA"))
     one = next(c for c in result.criteria if c.id == "one-next-experiment")
     assert one.evidence is not None and one.evidence.text.startswith("rerun with")
@@ -74,8 +100,7 @@ def test_a_section_sign_numbers_a_heading(heading: str, passed: bool) -> None:
     ],
 )
 def test_the_latter_and_a_need_for_an_account(diagnosis: str, passed: bool) -> None:
-    got = grade("partA", diagnosis=diagnosis, next=NO_LEAD)
-    assert got["separates-math-from-movement"] is passed
+    assert separates(diagnosis) is passed
 
 
 def test_a_question_that_sets_movement_against_math_opens_no_hypotheses() -> None:
@@ -176,8 +201,7 @@ def test_a_templates_bullet_left_as_it_was_is_no_bullet(attention_2: str, passed
     ],
 )
 def test_movement_the_model_does_not_want(diagnosis: str, passed: bool) -> None:
-    got = grade("partA", diagnosis=diagnosis, next=NO_LEAD)
-    assert got["separates-math-from-movement"] is passed
+    assert separates(diagnosis) is passed
 
 
 @pytest.mark.parametrize(
@@ -202,12 +226,6 @@ def test_hypotheses_counted_first_and_second_in_prose(paragraph: str, passed: bo
     got = grade("partA", hypotheses=paragraph)
     assert got["two-hypotheses"] is passed
     assert got["experiment-per-hypothesis"] is passed
-
-
-TOKENIZER = (
-    "Top CPU / orchestration cost: tokenizer.encode takes 22 ms on the CPU and 0 ms of CUDA, "
-    "but it still adds to TTFT."
-)
 
 
 @pytest.mark.parametrize(
@@ -237,10 +255,7 @@ TOKENIZER = (
     ],
 )
 def test_the_latency_half_in_other_words_and_denied(line: str, passed: bool) -> None:
-    text = (BASES / "base_partA.md").read_text().replace(TOKENIZER, line)
-    assert line in text
-    got = grade_text(text.format(**DEFAULTS["partA"]), "partA")
-    assert got["tokenizer-outside-gpu"] is passed
+    assert tokenizer_line(line) is passed
 
 
 @pytest.mark.parametrize(
@@ -256,8 +271,7 @@ def test_the_latency_half_in_other_words_and_denied(line: str, passed: bool) -> 
     ],
 )
 def test_movement_that_should_be_about_zero(diagnosis: str, passed: bool) -> None:
-    got = grade("partA", diagnosis=diagnosis, next=NO_LEAD)
-    assert got["separates-math-from-movement"] is passed
+    assert separates(diagnosis) is passed
 
 
 @pytest.mark.parametrize(
@@ -277,8 +291,7 @@ def test_movement_that_should_be_about_zero(diagnosis: str, passed: bool) -> Non
     ],
 )
 def test_a_faster_kernel_that_cannot_close_the_gaps(attention_2: str, passed: bool) -> None:
-    got = grade("partB", attention_1="Matmul is on top in both parts.", attention_2=attention_2)
-    assert got["fused-attention-wrong-here"] is passed
+    assert fused_attention_reason(attention_2) is passed
 
 
 B_CONTRAST = """\
@@ -376,8 +389,7 @@ def test_a_templates_comment_is_not_read() -> None:
     ],
 )
 def test_a_long_run_of_terms_says_nothing(diagnosis: str, passed: bool) -> None:
-    got = grade("partA", diagnosis=diagnosis, next=NO_LEAD)
-    assert got["separates-math-from-movement"] is passed
+    assert separates(diagnosis) is passed
 
 
 @pytest.mark.parametrize(
@@ -524,8 +536,7 @@ def test_part_c_statements(top: str, next_experiment: str, criterion: str, passe
     ],
 )
 def test_no_attention_and_a_waiting_gpu_in_one_sentence(attention_2: str, passed: bool):
-    got = grade("partB", attention_1="Matmul is on top in both parts.", attention_2=attention_2)
-    assert got["fused-attention-wrong-here"] is passed
+    assert fused_attention_reason(attention_2) is passed
 
 
 @pytest.mark.parametrize(
@@ -585,9 +596,7 @@ def test_not_yet_in_more_words(not_yet: str, passed: bool) -> None:
     ],
 )
 def test_tokenizer_halves_in_more_words(line: str, passed: bool) -> None:
-    text = (BASES / "base_partA.md").read_text().replace(TOKENIZER, line)
-    got = grade_text(text.format(**DEFAULTS["partA"]), "partA")
-    assert got["tokenizer-outside-gpu"] is passed
+    assert tokenizer_line(line) is passed
 
 
 @pytest.mark.parametrize(
@@ -603,8 +612,7 @@ def test_tokenizer_halves_in_more_words(line: str, passed: bool) -> None:
     ],
 )
 def test_movement_put_off_by_name(diagnosis: str, passed: bool) -> None:
-    got = grade("partA", diagnosis=diagnosis, next=NO_LEAD)
-    assert got["separates-math-from-movement"] is passed
+    assert separates(diagnosis) is passed
 
 
 @pytest.mark.parametrize(
@@ -661,8 +669,7 @@ def test_a_round_of_looks_is_no_single_experiment(value: str, n: int) -> None:
     ],
 )
 def test_a_terse_note_that_judges(diagnosis: str, passed: bool) -> None:
-    got = grade("partA", diagnosis=diagnosis, next=NO_LEAD)
-    assert got["separates-math-from-movement"] is passed
+    assert separates(diagnosis) is passed
 
 
 @pytest.mark.parametrize(
@@ -683,8 +690,7 @@ def test_a_terse_note_that_judges(diagnosis: str, passed: bool) -> None:
     ],
 )
 def test_the_fused_attention_reason_in_more_words(attention_2: str, passed: bool) -> None:
-    got = grade("partB", attention_1="Matmul is on top in both parts.", attention_2=attention_2)
-    assert got["fused-attention-wrong-here"] is passed
+    assert fused_attention_reason(attention_2) is passed
 
 
 @pytest.mark.parametrize(
@@ -751,9 +757,7 @@ def test_not_yet_from_the_third_bank(not_yet: str, passed: bool) -> None:
     ],
 )
 def test_tokenizer_from_the_third_bank(line: str, passed: bool) -> None:
-    text = (BASES / "base_partA.md").read_text().replace(TOKENIZER, line)
-    got = grade_text(text.format(**DEFAULTS["partA"]), "partA")
-    assert got["tokenizer-outside-gpu"] is passed
+    assert tokenizer_line(line) is passed
 
 
 @pytest.mark.parametrize(
@@ -885,8 +889,7 @@ def test_not_yet_from_the_fifth_bank(not_yet: str, passed: bool) -> None:
     ],
 )
 def test_movement_called_cheap_and_the_run_bound_by_math(diagnosis: str, passed: bool) -> None:
-    got = grade("partA", diagnosis=diagnosis, next=NO_LEAD)
-    assert got["separates-math-from-movement"] is passed
+    assert separates(diagnosis) is passed
 
 
 @pytest.mark.parametrize(
@@ -906,8 +909,7 @@ def test_movement_called_cheap_and_the_run_bound_by_math(diagnosis: str, passed:
     ],
 )
 def test_fused_attention_from_the_fifth_bank(attention_2: str, passed: bool) -> None:
-    got = grade("partB", attention_1="Matmul is on top in both parts.", attention_2=attention_2)
-    assert got["fused-attention-wrong-here"] is passed
+    assert fused_attention_reason(attention_2) is passed
 
 
 SLIDES = """\

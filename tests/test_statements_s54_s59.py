@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import pytest
 
+from grader.engine import grade_report
+from grader.exercises import resolve_exercise
+from grader.report.model import Report
 from grader.report.numbers import with_digits
-from tests.test_statements import grade_text
+from tests.test_statements import grade, grade_text
 
 
 @pytest.mark.parametrize(
@@ -60,10 +63,6 @@ def test_dictated_overhead_evidence_is_read() -> None:
 
 
 def test_a_report_with_no_fields_has_its_passes_flagged() -> None:
-    from grader.engine import grade_report
-    from grader.exercises import resolve_exercise
-    from grader.report.model import Report
-
     prose = (
         "The run is movement-bound: copy_ and to are 35 ms of casts the model does not need, "
         "while matmul and attention are the math. The tokenizer runs on the CPU yet adds 22 ms "
@@ -87,8 +86,6 @@ def test_a_report_with_no_fields_has_its_passes_flagged() -> None:
     ],
 )
 def test_a_peers_remarks_are_not_the_learners(remark: str, passed: bool) -> None:
-    from tests.test_statements import grade
-
     got = grade("partA", not_yet=remark)
     assert got["no-premature-attention-kernel"] is passed
 
@@ -129,8 +126,6 @@ def test_a_peers_remarks_are_not_the_learners(remark: str, passed: bool) -> None
     ],
 )
 def test_hypotheses_of_round_17(hypotheses: str, two: bool, tested: bool) -> None:
-    from tests.test_statements import grade
-
     got = grade("partA", hypotheses=hypotheses)
     assert got["two-hypotheses"] is two
     assert got["experiment-per-hypothesis"] is tested
@@ -162,8 +157,6 @@ def test_hypotheses_of_round_17(hypotheses: str, two: bool, tested: bool) -> Non
     ],
 )
 def test_the_weights_as_a_cast_or_as_a_comparison(hypotheses: str, two: bool) -> None:
-    from tests.test_statements import grade
-
     assert grade("partA", hypotheses=hypotheses)["two-hypotheses"] is two
 
 
@@ -191,7 +184,5 @@ def test_x_limited_names_a_class() -> None:
     ],
 )
 def test_spoken_op_names(next_experiment: str, passed: bool) -> None:
-    from tests.test_statements import grade
-
     got = grade("partA", next=next_experiment)
     assert got["next-experiment-targets-bottleneck"] is passed
