@@ -105,8 +105,14 @@ def grade_report(
     if blank:
         report.warnings = (*report.warnings, f"{report.source}: {NOTHING_TO_GRADE}")
     stuffed = None if blank else stuffed_line(report)
-    judged = None if blank or stuffed else judged_description(report)
-    unfielded = not blank and stuffed is None and fieldless(report)
+    # the claims a report passes are flagged for a person when it reads like stuffing: its
+    # Workload or Hardware judges the run, or it fills none of the five fields
+    look_again = None
+    if not blank and stuffed is None:
+        if judged_description(report) is not None:
+            look_again = LOOK_AGAIN
+        elif fieldless(report):
+            look_again = NO_FIELDS
     for crit in rubric.applicable(analysis.bottleneck):
         if blank:
             verdict = Verdict.no(None, NOTHING_TO_GRADE)
@@ -114,10 +120,8 @@ def grade_report(
             verdict = stuffed_verdict(stuffed)
         else:
             verdict = get_check(crit.check).fn(Context(report, exercise, analysis, crit.params))
-            if judged is not None and verdict.passed and crit.id in JUDGE_CLAIMS:
-                verdict = verdict._replace(review=True, detail=verdict.detail or LOOK_AGAIN)
-            elif unfielded and verdict.passed and crit.id in JUDGE_CLAIMS:
-                verdict = verdict._replace(review=True, detail=verdict.detail or NO_FIELDS)
+            if look_again and verdict.passed and crit.id in JUDGE_CLAIMS:
+                verdict = verdict._replace(review=True, detail=verdict.detail or look_again)
         results.append(
             CriterionResult(
                 id=crit.id,

@@ -48,7 +48,7 @@ def stuffed_line(report: Report) -> Evidence | None:
     for key in _FINDINGS:
         f = report.fields.get(key)
         if f is not None and f.value_lines and is_keyword_list(f.value):
-            return report.quote(f.value_lines[0].number, f.value_lines[0].block)
+            return report.quote_value(f)
     return None
 
 
@@ -66,7 +66,7 @@ def judged_description(report: Report) -> Evidence | None:
     for key in _DESCRIBE:
         f = report.fields.get(key)
         if f is not None and f.value_lines and has("judging_words", f.value):
-            return report.quote(f.value_lines[0].number, f.value_lines[0].block)
+            return report.quote_value(f)
     return None
 
 

@@ -189,17 +189,18 @@ _CLAIM_WORDS = Pattern(
 )
 # "In a compute-bound prefill it might help", "if it were compute-bound": a claim about
 # another run, not this one.
+# What a healthy run would show: "I'd expect the step to be dominated by the matmuls".
+_EXPECT_WORDS = r"i.d expect|i would expect|you.d expect|one would expect"
 _HYPOTHETICAL = Pattern(
     r"\b(?:if|unless|when|whether|in an?|for an?|were|would be"
     # a first reading the report then leaves behind ("At first I read this as compute-bound")
     r"|at first|initially|first glance|i (?:first )?thought|looked like|seemed|my first"
-    # what a healthy run would show: "I'd expect the step to be dominated by the matmuls"
-    r"|i.d expect|i would expect|you.d expect|one would expect|should normally)\b"
+    rf"|{_EXPECT_WORDS}|should normally)\b"
 )
 
 
-# What a healthy run would show, said before the pieces of its sentence that describe it.
-_EXPECTING = Pattern(r"\b(?:i.d expect|i would expect|you.d expect|one would expect)\b")
+# ... said before the pieces of its sentence that describe it.
+_EXPECTING = Pattern(rf"\b(?:{_EXPECT_WORDS})\b")
 
 
 def claim_words(text: str) -> bool:

@@ -29,9 +29,7 @@ _ABOVE_DEVICE = re.compile(
 _TENS_OF_US = re.compile(r"(?<![\d.])(?:[1-9]\d|[5-9])(?:\.\d+)?\s*-?\s*(?:µs|us|μs)\b", re.I)
 _COMPARE = re.compile(
     r"\bwait\w*|\bidl\w*|\bstarv\w*|\bratio\b|\bthan on\b|<<|≪|\bless than\b|\bvs\.?\b|"
-    r"\bversus\b|\bagainst\b|"
-    r"\bmore than\b|\btwice\b|"
-    r"\bdouble\b|\btimes\b|"
+    r"\bversus\b|\bagainst\b|\bmore than\b|\btwice\b|\bdouble\b|\btimes\b|"
     r"\d\s*[x×]\b|\bexceed|\blonger than\b|\bcompared\b|\bwhile\b|\bonly\b|\bwith (?:0|nothing)|"
     # "38 ms > all CUDA combined (~15 ms)"; not an arrow ("->", "=>")
     r"\b(?:bigger|larger|greater) than\b|\bdwarf\w*|\boutweigh\w*|(?<![-=<])>(?![>=])|≫",

@@ -44,7 +44,7 @@ def one_next_experiment(ctx: Context) -> Verdict:
     if f is None:
         return Verdict.no(None, "no Next experiment field with content")
     n, why = count(f)
-    evidence = ctx.report.quote(f.value_lines[0].number, f.value_lines[0].block)
+    evidence = ctx.report.quote_value(f)
     if n == 1:
         return Verdict.yes(evidence, why)
     # two changes, one of them a verb the grader does not know as a change: is it one?
@@ -109,7 +109,7 @@ def next_experiment_targets_bottleneck(ctx: Context) -> Verdict:
     f = ctx.report.field("next_experiment")
     if f is None:
         return Verdict.no(None, "no Next experiment field with content")
-    evidence = ctx.report.quote(f.value_lines[0].number, f.value_lines[0].block)
+    evidence = ctx.report.quote_value(f)
     if ctx.expected != "compute-bound":
         proposal = attention_proposal(ctx.report)
         if proposal is not None and proposal[0].where == "next_experiment":

@@ -41,7 +41,7 @@ def five_fields(ctx: Context) -> Verdict:
     if empty:
         _, f = empty[0]
         return Verdict.no(
-            ctx.report.quote(f.label_line, f.label_block),
+            ctx.report.quote_label(f),
             f"no real content in: {', '.join(n for n, _ in empty)}",
         )
     final = max(
@@ -88,7 +88,7 @@ def field_names_exact(ctx: Context) -> Verdict:
             return Verdict.no(None, f"field name {spec.name!r} not found")
         if not f.exact:
             return Verdict.no(
-                ctx.report.quote(f.label_line, f.label_block),
+                ctx.report.quote_label(f),
                 f"{f.label!r} is not the field name {spec.name!r}",
             )
     order = [(fields[s.key].label_line, fields[s.key].label_block) for s in specs]

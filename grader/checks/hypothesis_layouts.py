@@ -179,21 +179,22 @@ def _loose_units(report: Report) -> list[Unit]:
     if len(out) >= 2:
         return out
     # "1) The mask lives in fp32. To test this, ..." / "2) The sampler ...": the items of one
-    # numbered list, each naming a cause
-    lists: dict[int, list[Unit]] = {}
+    # list, each naming a cause
+    lists: dict[int, tuple[bool, list[Unit]]] = {}
     for block in blocks:
         first = block[0]
         if first.kind == "item" and first.first and first.level == 1:
             text = "\n".join(ln.text for ln in block)
-            lists.setdefault(first.list_id, []).append(Unit(text, first.number, None, True))
-    for list_id, units in lists.items():
-        causes = [cause_of(split_test(u.text)[0]) for u in units]
+            _, units = lists.setdefault(first.list_id, (first.ordered, []))
+            units.append(Unit(text, first.number, None, True))
+    for numbered, units in lists.values():
+        claims_tests = [split_test(u.text) for u in units]
+        causes = [cause_of(claim) for claim, _ in claims_tests]
         if len(units) < 2 or sum(map(bool, causes)) < 2:
             continue
-        numbered = next(ln.ordered for ln in report.lines if ln.list_id == list_id)
         # a bulleted list counts only when each item carries its own test: "- maybe the LM
         # head is fp32 -> check param.dtype ...", "- maybe the prompt lives on the CPU -> ..."
-        tests = [split_test(u.text)[1] for u, c in zip(units, causes, strict=True) if c]
+        tests = [test for (_, test), c in zip(claims_tests, causes, strict=True) if c]
         if numbered or all(tests):
             return units
     return []

@@ -38,9 +38,10 @@ def tokenizer_outside_gpu(ctx: Context) -> Verdict:
     headings = {ln.number for ln in ctx.report.lines if ln.kind == "heading"}
     headed = False  # under a heading that names the tokenizer ("## Slide 3 — The tokenizer")
     for tl in ctx.report.text_lines:
+        title = _title_of_tokenizer(tl.text)
         if tl.number in headings:
-            headed = _title_of_tokenizer(tl.text)
-        carried, titled = titled or headed, _title_of_tokenizer(tl.text)
+            headed = title
+        carried, titled = titled or headed, title
         for written, note in _with_footnotes(line_sentences(tl.text), notes):
             if is_keyword_list(written):
                 carried = False

@@ -71,6 +71,14 @@ class Report:
         """Evidence for line ``number`` (its piece in ``block``): its text as it stands."""
         return Evidence(number, self.line_text(number, block))
 
+    def quote_label(self, f: Field) -> Evidence:
+        """Evidence for the line that names field ``f``."""
+        return self.quote(f.label_line, f.label_block)
+
+    def quote_value(self, f: Field) -> Evidence:
+        """Evidence for the first line of field ``f``'s value (it has one)."""
+        return self.quote(f.value_lines[0].number, f.value_lines[0].block)
+
     def field(self, key: str) -> Field | None:
         f = self.fields.get(key)
         return f if f is not None and f.substantive else None

@@ -44,9 +44,9 @@ _SPOKEN_UNITS = (
 
 
 def _value(words: list[str]) -> str | None:
-    """The digits a run of number words stands for, or None when it is no number ("and")."""
+    """The digits a run of number words stands for, or None when its decimals are no digits
+    ("six point twenty")."""
     total = current = 0
-    seen = False
     decimals = ""
     after_point = False
     for w in words:
@@ -60,7 +60,6 @@ def _value(words: list[str]) -> str | None:
                 return None
             decimals += str(_UNITS[w])
             continue
-        seen = True
         if w in _UNITS:
             current += _UNITS[w]
         elif w in _TENS:
@@ -70,8 +69,6 @@ def _value(words: list[str]) -> str | None:
         elif w == "thousand":
             total += max(current, 1) * 1000
             current = 0
-    if not seen:
-        return None
     number = str(total + current)
     return f"{number}.{decimals}" if decimals else number
 
@@ -91,6 +88,7 @@ def with_digits(text: str) -> str:
         return value if value is not None else m.group(0)
 
     out = _RUN.sub(replace, text)
-    for pattern, sign in _SPOKEN_UNITS:
-        out = pattern.sub(sign, out) if re.search(r"\d", out) else out
+    if re.search(r"\d", out):
+        for pattern, sign in _SPOKEN_UNITS:
+            out = pattern.sub(sign, out)
     return out

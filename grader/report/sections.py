@@ -20,16 +20,18 @@ from grader.report.patterns import Pattern, hoist_boundary, source_of
 
 # A line that opens with a label of its own: "Not yet: ...", "Reading: ...".
 LABEL_LEAD = re.compile(r"^[\w*_`'’ /&+-]{1,40}?:\s")
-# A unit's label: H1, Hyp. 2, E1, (a), (ii), a), 2.
 # Other names for a hypothesis (and for its test) that a number or letter labels.
 _HYPOTHESIS_NAMES = (
     r"theory|suspect|idea|guess|cause|reason|possibility|candidate|explanation|model"
 )
 _NAMED_UNIT = rf"{_HYPOTHESIS_NAMES}|check|experiment|verify(?: idea| theory)?"
+# A label written as a subscript: "H_a.", "$H_{1}$:" (%s: the label's own pattern).
+_SUBSCRIPT = r"\$?h_\{?%s\}?\$?(?=[\s.:)])"
+# A unit's label: H1, Hyp. 2, E1, (a), (ii), a), 2.
 _MARKER = re.compile(
     r"^\s*(?:\(?(?:h|hyp(?:othesis)?\.?\s*|(?:e|exp(?:eriment)?\.?|test)\s*(?:for\s+)?h?)\s*(\d)\)?\b"
     r"|\((i{1,3}|iv|vi{0,3}|[a-h1-9])\)|(i{1,3}|iv|[a-h1-9])[.)]\s|\d{1,2}([a-h])[.)]?\s"
-    r"|\$?h_\{?([a-d1-9])\}?\$?(?=[\s.:)])"  # a subscript: "H_a.", "$H_{1}$:"
+    rf"|{_SUBSCRIPT % '([a-d1-9])'}"
     r"|([1-9])\s(?=[a-z])|([1-9])\s[-\u2013\u2014]\s"  # "1 the inputs ...", "2 - the mask ..."
     r"|(?:->|→|=>|⇒)\s*(?:h\s*)?([a-d1-9])\s*[:.)]"  # "→ B: look for Memcpy HtoD ..."
     r"|(?:hyp(?:othesis)?|test|exp(?:eriment)?)\.?\s+([a-d])\b(?=\s*[:.)\u2014\u2013-])"
@@ -63,7 +65,7 @@ _LEAD_MARKER = re.compile(
     r"\b(?:hyp\w*|tests?|checks?|for|experiments?)\.?\s+(?:h\s*)?([a-d1-9])\b", re.IGNORECASE
 )
 _HYPOTHESIS_START = re.compile(
-    r"^\W*(?:(?:h|hyp(?:othesis)?\.?\s*)\d\b|\$?h_\{?[a-d1-9]\}?\$?(?=[\s.:)])"
+    rf"^\W*(?:(?:h|hyp(?:othesis)?\.?\s*)\d\b|{_SUBSCRIPT % '[a-d1-9]'}"
     rf"|(?:{_HYPOTHESIS_NAMES})\s*#?\s*(?:[1-9]|[a-d](?=\s*[:.)\u2014\u2013-]))\b)",
     re.IGNORECASE,
 )
