@@ -228,6 +228,23 @@ def _bare_lead(piece: str, sentence_refs: frozenset[str]) -> frozenset[str]:
     return frozenset(letter) if letter and letter in sentence_refs else frozenset()
 
 
+_COMMA = re.compile(r",\s*")
+
+
+def _said_of_top(piece: str) -> str:
+    """The piece without its comma clauses whose subject is the copies, not the math: in
+    "A: matmul top, copies big" nothing is said of matmul."""
+    clauses = _COMMA.split(piece)
+    if len(clauses) < 2:
+        return piece
+    return ", ".join(c for c in clauses if not _opens_with_movement(c) or has("math", c))
+
+
+def _opens_with_movement(clause: str) -> bool:
+    head = " ".join(clause.split()[:3])
+    return bool(mentions("movement", head))
+
+
 # Words that point at the part being written ("here the top op is 240 launches").
 _HERE = re.compile(r"\b(?:here|this (?:table|run|part|one|case|profile|time)|now)\b", re.I)
 
@@ -249,7 +266,8 @@ def top_cuda_meaning(ctx: Context) -> Verdict:
         - Part B: matmul is again the top CUDA op, same story, just a smaller model.
     """
     a_half = b_half = None
-    for piece, refs, tl in _meaning_pieces(ctx.report, frozenset(own_part(ctx.exercise.id) or "")):
+    for whole, refs, tl in _meaning_pieces(ctx.report, frozenset(own_part(ctx.exercise.id) or "")):
+        piece = _said_of_top(whole)
         if "a" in refs and "b" not in refs and has("top_name", piece) and has("real_work", piece):
             a_half = a_half or tl
         if (

@@ -243,10 +243,21 @@ _REASON_TAIL = re.compile(r",?\s(?:because|since|given that)\s.*$", re.IGNORECAS
 _PARTICIPLE = re.compile(r"^\W*\w+ed(?:/\w+ed)?\b", re.IGNORECASE)
 
 
+# What an outcome would mean is no step: "... if it does, we were overhead-bound and
+# batching amortizes it".
+_READING_TAIL = re.compile(
+    r"(?:[.;,]\s*|\s)if (?:it|they|that|this|so|yes|true)\b[^.;,]{0,30},\s*(?:then\s+)?"
+    r"(?:we|it|that|this|the (?:run|gpu|model|copies))\s+(?:was|were|is|are|had|has|means?"
+    r"|confirms?|shows?)\b.*$",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
 def _drop_reason(part: str) -> str:
     """``part`` without the reason given for its step, to its end; but a reason set between
     commas before another step keeps that step ("check the cache dtype and, because why not,
     switch attention to FlashAttention-2")."""
+    part = _READING_TAIL.sub("", part)
     m = _REASON_TAIL.search(part)
     if m is None:
         return part

@@ -34,6 +34,10 @@ _LINE_LEAD = re.compile(
 )
 # also a table cell's edge, " | ", and an arrow back to the claim: "⇐ test: log x.dtype"
 _ARROW = re.compile(r"\s(?:->|→|=>|⇒|⇐|←|<-(?!>)|\|)\s*")
+# "fp32 -> bf16", "cpu -> gpu": an arrow between two dtypes or devices is a conversion.
+_KIND = r"(?:fp|bf|float|half|int|uint)\d*|bfloat16|half|cpu|gpu|cuda|host|device|h|d"
+_CONVERSION_BEFORE = re.compile(rf"\b(?:{_KIND})\s*$", re.IGNORECASE)
+_CONVERSION_AFTER = re.compile(rf"\s*(?:{_KIND})\b", re.IGNORECASE)
 _SENTENCE_START = re.compile(r"(?:[.;!?)]|\s[\u2014\u2013-])\s+|:\s+(?=[A-Z])|\s\((?=\w)")
 
 
@@ -57,6 +61,8 @@ def split_test(text: str) -> tuple[str, str]:
     m = _LINE_LEAD.search(text)
     cut = m.end() if m else len(text)
     for a in _ARROW.finditer(text, 0, cut):
+        if _CONVERSION_BEFORE.search(text, 0, a.start()) and _CONVERSION_AFTER.match(text, a.end()):
+            continue
         head = " ".join(text[a.end() :].split("\n")[0].split()[:3])  # "-> dtype hooks on ..."
         probe = _test_probe().search(head) or _test_lead().match(head)
         if probe or (m is None and _test_change().search(head)):

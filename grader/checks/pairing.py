@@ -74,7 +74,9 @@ def hypothesis_units(report: Report) -> list[Unit]:
 # A line under a hypothesis that opens with the hypotheses it tests: "For H1, the re-profile
 # ...; for H2, ...", "The experiment for 1 is ..."
 _TESTS_LEAD = re.compile(
-    r"^\W*(?:(?:the )?(?:test|check|experiment)s? )?for (?:h\s?[1-9]|[1-9]\b|the first\b)", re.I
+    r"^\W*(?:(?:the )?(?:test|check|experiment)s? )?for (?:h\s?[1-9]|[1-9]\b|the first\b"
+    r"|(?-i:[A-D])\s*[:,])",  # "For A: check the dtypes ..."
+    re.I,
 )
 
 
@@ -152,7 +154,8 @@ def tests(report: Report) -> list[Test]:
         for text in _test_pieces(unit.text):
             if is_test(text):
                 refs = tuple(references(text))
-                out.append(Test(unit.line, text, label_number(unit.marker), refs))
+                line = unit.line + unit.text[: max(0, unit.text.find(text))].count("\n")
+                out.append(Test(line, text, label_number(unit.marker), refs))
     return out
 
 

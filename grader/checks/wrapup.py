@@ -15,6 +15,8 @@ _LABEL = re.compile(r"^([^:\u2014\u2013]{1,80}?)\s*[:\u2014\u2013]\s*")
 _LEAD_WORDS = frozenset(_raw()["not_yet_lead_words"].split())
 _THING_END = re.compile(
     r"[.;:\u2014\u2013(→⇒]|\s-\s|\s[-=]>\s|\bbecause\b|\bsince\b|\bb/c\b|\bbc\b|\bcuz\b|,\s*(?:as|but)\b|,\s*(?=\d|only\b|its?\b|they\b|too\b|already\b|just\b|tiny\b|small\b|cheap\b|negligible\b|minor\b|trivial\b)"
+    # "slice, lots of calls but tiny cuda time": a clause after the thing that calls it small
+    r"|,\s*(?=[^,.;]{0,40}\b(?:tiny|small|cheap|negligible|trivial|insignificant|minor)\b)"
     # "attention, flash is fine": a clause of its own after the thing is its reason
     r"|,\s*(?=(?:\w+\s){0,3}(?:is|are|was|were|has|have|costs?|takes?|looks?|seems?)\b)"
     # "The flash attention kernel, on the ground that it is already ...": a reason's lead

@@ -47,8 +47,12 @@ _ASKED = re.compile(
     r"^(?:what(?:'s|\s+is|\s+was|\s+are|\s+were)?|which)\s+(?:(?:the|your)\s+)?", re.I
 )
 # "TODO (not sure between compile and cuda graphs)", "TBD - need to discuss": a placeholder
-# with an aside after it is still a placeholder.
-_PLACEHOLDER_FIRST = re.compile(r"^(?:todo|tbd|tba|n/a)\b\s*(?:[\u2014\u2013(:,;.-]|$)", re.I)
+# with an aside after it is still a placeholder, and so is one put off: "TBD after standup".
+_PLACEHOLDER_FIRST = re.compile(
+    r"^(?:todo|tbd|tba|n/a)\b\s*(?:[\u2014\u2013(:,;.-]|$|(?:after|until|till|once|when|pending"
+    r"|later|for now|by)\b)",
+    re.I,
+)
 _ROW_NUMBER = re.compile(r"^\s*(?:#|\d{1,2}[.)]?|[a-e][.)])?\s*$")
 _SUB_ENUMERATOR = re.compile(r"^\s*\d{1,2}[a-z][.)]\s")
 PLACEHOLDERS = re.compile(

@@ -1,0 +1,218 @@
+"""Statements from the eighteenth unseen round, each a table row.
+
+s60 to s62 were measured once, unseen, with the rules of bed1407 (94.5%), before their
+disagreements were read: an ordinary undergraduate class, working ML engineers writing in
+tickets and abbreviations, and an international class writing in their second language.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from grader.engine import grade_report
+from grader.exercises import resolve_exercise
+from grader.report.model import Report
+from tests.test_statements import NO_LEAD, grade, grade_text
+
+
+@pytest.mark.parametrize(
+    ("diagnosis", "passed"),
+    [
+        # more than such work should cost: the copies set apart as suspect
+        (
+            "copy_ and to together are ~34.7 ms which is a lot for something that is just "
+            "moving data around.",
+            True,
+        ),
+        ("copy_ and to are 35 ms of moves, a separate bucket, and not one the model needs.", True),
+        # the same op listed, with no judgement of it
+        ("copy_ and to together are ~34.7 ms of moving data around.", False),
+    ],
+)
+def test_the_copies_set_apart(diagnosis: str, passed: bool) -> None:
+    got = grade("partA", diagnosis=diagnosis, next=NO_LEAD)
+    assert got["separates-math-from-movement"] is passed
+
+
+@pytest.mark.parametrize(
+    ("cpu_line", "passed"),
+    [
+        ("the Python decode loop, 38 ms; the GPU is underfed", True),
+        ("the Python decode loop, 38 ms; the GPU is hungry for work", True),
+        ("the Python decode loop, 38 ms", False),
+    ],
+)
+def test_an_underfed_gpu_waits_on_the_host(cpu_line: str, passed: bool) -> None:
+    text = (
+        "Workload: batch 1, prompt 32, decode 128\nHardware: L4\nTop CUDA time: aten::matmul "
+        f"6.1 ms\nTop CPU / orchestration cost: {cpu_line}\n{NO_LEAD}\n"
+    )
+    assert grade_text(text, "partB")["diagnosis-matches"] is passed
+
+
+@pytest.mark.parametrize(
+    ("not_yet", "passed"),
+    [
+        # a clause after the thing that calls it small is its reason
+        ("Not optimizing yet: slice, lots of calls but tiny cuda time (1.4ms)", True),
+        ("Not yet: slice, lots of calls but tiny cuda time (1.4ms)", True),
+        # a question as the lead, the thing and its reason under it
+        (
+            "**Q: what not yet?**\nThe attention kernel. It's already FlashAttention via SDPA and "
+            "nobody has explained 35 ms of copies.",
+            True,
+        ),
+        ("Not yet: slice, and the attention kernel", False),
+    ],
+)
+def test_not_yet_of_round_18(not_yet: str, passed: bool) -> None:
+    assert grade("partA", not_yet=not_yet)["not-yet-with-reason"] is passed
+
+
+@pytest.mark.parametrize(
+    ("hypotheses", "two", "tested"),
+    [
+        # "exp:" leads a hypothesis's own test; "fp32 -> bf16" is a conversion, not a lead
+        (
+            "Hypotheses\n- H1 casting: mask or kv cache in fp32 -> bf16 cast per layer. exp: "
+            "assert dtype == bf16 in each layer's fwd, see which one trips.\n- H2 H2D: position "
+            "ids / mask built on cpu every step and shipped over. exp: check trace for Memcpy "
+            "HtoD rows; build them on device and diff.",
+            True,
+            True,
+        ),
+        # "Checking that is ..." leads a test
+        (
+            "Why the copies? My first bet is a dtype mismatch: the attention mask is fp32, so "
+            "every layer casts it. I'd check by logging dtypes at layer entry. Second bet is "
+            ".contiguous(): the attention path transposes q/k/v and something calls "
+            ".contiguous(), hence copy_. Checking that is with_stack=True and reading the copy_ "
+            "callsite.",
+            True,
+            True,
+        ),
+        # "For A: / For B:" under "Hypothesis A: / Hypothesis B:"
+        (
+            "Hypothesis A: fp32 → bf16 casting of some buffer in each layer.\nHypothesis B: "
+            "tensors going CPU → GPU (inputs created on CPU).\nFor A: check dtype of the "
+            "buffers, fix it to bf16 and re-profile.\nFor B: search Memcpy HtoD in the trace, "
+            "and create the inputs on cuda.",
+            True,
+            True,
+        ),
+        (
+            "Hypothesis A: fp32 → bf16 casting of some buffer in each layer.\nHypothesis B: "
+            "tensors going CPU → GPU (inputs created on CPU).\nFor A: check dtype of the "
+            "buffers, fix it to bf16 and re-profile.",
+            True,
+            False,
+        ),
+    ],
+)
+def test_hypotheses_of_round_18(hypotheses: str, two: bool, tested: bool) -> None:
+    got = grade("partA", hypotheses=hypotheses)
+    assert got["two-hypotheses"] is two
+    assert got["experiment-per-hypothesis"] is tested
+
+
+def test_a_test_is_quoted_from_its_own_line() -> None:
+    text = grade_report(
+        Report.parse(
+            "Workload: decode\nHardware: L4\nTop CUDA time: copy_ 35 ms, should not be there\n"
+            "Top CPU / orchestration cost: tokenizer\nNext experiment: with_stack=True\n\n"
+            "Hypothesis A: fp32 → bf16 casting of some buffer in each layer.\nHypothesis B: "
+            "tensors going CPU → GPU (inputs created on CPU).\nFor A: check dtype of the "
+            "buffers.\nFor B: search Memcpy HtoD in the trace.\n"
+        ),
+        resolve_exercise("partA"),
+    )
+    got = next(c for c in text.criteria if c.id == "experiment-per-hypothesis")
+    assert got.evidence is not None
+    assert got.evidence.line == 10 and got.evidence.text.startswith("For B")
+
+
+@pytest.mark.parametrize(
+    ("next_experiment", "n"),
+    [
+        # what an outcome would mean is no step of its own
+        (
+            "batch more sequences per step (bs 1 -> 16) and check whether ms/step stays flat. if "
+            "it does, we were overhead-bound and batching amortizes it",
+            True,
+        ),
+        ("batch more sequences per step and also capture the loop in a CUDA graph", False),
+    ],
+)
+def test_an_outcome_read_is_no_second_step(next_experiment: str, n: bool) -> None:
+    text = (
+        "Workload: batch 1, prompt 32, decode 128\nHardware: L4\nTop CUDA time: aten::matmul "
+        "6.1 ms\nTop CPU / orchestration cost: the Python loop, 38 ms; the GPU waits\n"
+        f"Next experiment: {next_experiment}\n"
+    )
+    assert grade_text(text, "partB")["one-next-experiment"] is n
+
+
+@pytest.mark.parametrize(
+    ("value", "filled"),
+    [
+        ("TBD after standup", False),
+        ("TODO until the rerun", False),
+        ("profile once more after standup", True),
+    ],
+)
+def test_a_placeholder_put_off_is_no_answer(value: str, filled: bool) -> None:
+    text = (
+        "Workload: llm bs1 4k prompt\nHardware: L4\nTop CUDA time: matmul\n"
+        f"Top CPU / orchestration cost: tokenizer\nNext experiment: {value}\n"
+    )
+    assert grade_text(text, "partA")["five-fields"] is filled
+
+
+@pytest.mark.parametrize(
+    ("diagnosis", "passed"),
+    [
+        # "also" in a description proposes nothing
+        ("flash attention 31.7 ms also math. copy_ and to should not be there.", True),
+        ("copy_ and to should not be there; also try FlashAttention-3.", False),
+    ],
+)
+def test_also_in_a_description(diagnosis: str, passed: bool) -> None:
+    got = grade("partA", diagnosis=diagnosis)
+    assert got["no-premature-attention-kernel"] is passed
+
+
+SPANISH_C = """\
+Carga de trabajo: modelo 7B, decode, batch 1, bf16
+Hardware: L4
+Tiempo CUDA top: aten::copy_ 61% del tiempo CUDA
+Costo CPU / orquestación: loop de Python
+Siguiente experimento: check the dtype of the KV cache and cast it once at load, then profile again.
+"""
+
+
+def test_field_labels_in_a_first_language_are_read_but_not_exact() -> None:
+    got = grade_text(SPANISH_C, "partC")
+    assert not got["field-names-exact"]
+    assert got["copy-share-stated"] and got["one-next-experiment"]
+    assert got["next-experiment-targets-bottleneck"]
+
+
+@pytest.mark.parametrize(
+    ("contrast", "passed"),
+    [
+        # what is said of the copies is not said of the top op
+        ("- A: matmul top, copies big\n- B: matmul top, copies small but still there", False),
+        (
+            "- A: matmul on top is real prefill math, copies close behind\n"
+            "- B: matmul on top is 240 tiny calls, the GPU mostly idle",
+            True,
+        ),
+    ],
+)
+def test_top_cuda_meaning_is_said_of_the_top_op(contrast: str, passed: bool) -> None:
+    text = (
+        "Workload: batch 1, prompt 32, decode 128\nHardware: L4\nTop CUDA time: aten::matmul "
+        "6.1 ms\nTop CPU / orchestration cost: the Python loop, 38 ms; the GPU waits\n"
+        f"Next experiment: capture the decode step in a CUDA graph\n\n{contrast}\n"
+    )
+    assert grade_text(text, "partB")["top-cuda-meaning"] is passed
