@@ -8,12 +8,16 @@ cost, Next experiment) is a bare list of terms.  Such a report earns none of the
 that judge what it says; those that judge its form (the five fields are there, four
 bullets, no attention kernel proposed) are judged as usual.  Of the 15 labelled reports
 that show both signs, 14 are labelled as saying nothing (the other's list is its Workload).
+
+Grammatical soup gives itself away another way: it says one course term is another's ("the
+casts are the dtype of the transfers", "the orchestration is the CPU of the tokenizer").  A
+finding never puts it so; two such phrases in one report stuff it as a list does.
 """
 
 from __future__ import annotations
 
 from grader.checks.registry import Evidence, Verdict
-from grader.report.language import has, is_keyword_list
+from grader.report.language import has, is_keyword_list, mentions
 from grader.report.model import Report
 
 STUFFED = "a list of the course's terms, not findings: this criterion needs a claim"
@@ -41,7 +45,24 @@ _FINDINGS = ("top_cuda", "top_cpu", "next_experiment")
 
 
 def stuffed_line(report: Report) -> Evidence | None:
-    """The finding field that is a bare list of terms, when the report is stuffed."""
+    """The finding field that is a bare list of terms, when the report is stuffed; or the
+    first of the sentences that say one course term is another's, when there are two."""
+    return _listed(report) or _equated(report)
+
+
+# Of the 13 labelled reports with two or more such phrases, all 13 are keyword soup.
+_EQUATIONS = 2
+
+
+def _equated(report: Report) -> Evidence | None:
+    found = [(t, len(mentions("equated_terms", t.text))) for t in report.text_lines]
+    found = [(t, n) for t, n in found if n]
+    if sum(n for _, n in found) < _EQUATIONS:
+        return None
+    return Evidence(found[0][0].number, found[0][0].text)
+
+
+def _listed(report: Report) -> Evidence | None:
     described = " ".join(f.value for key, f in report.fields.items() if key in _DESCRIBE)
     if not described or not has("analysis_words", described):
         return None

@@ -216,3 +216,30 @@ def test_top_cuda_meaning_is_said_of_the_top_op(contrast: str, passed: bool) -> 
         f"Next experiment: capture the decode step in a CUDA graph\n\n{contrast}\n"
     )
     assert grade_text(text, "partB")["top-cuda-meaning"] is passed
+
+
+EQUATED = """\
+Workload: The workload of the movement is the decoder-only prefill in bf16 at batch 1.
+Hardware: NVIDIA L4
+Top CUDA time: The top CUDA time is the matmul of the separation, because the casts are the \
+dtype of the transfers.
+Top CPU / orchestration cost: The orchestration is the CPU of the tokenizer outside the GPU, and \
+it adds latency to TTFT.
+Next experiment: profile with with_stack=True and find which code calls aten::to.
+"""
+
+
+def test_terms_said_to_be_each_others_are_soup() -> None:
+    got = grade_text(EQUATED, "partA")
+    assert not got["diagnosis-matches"] and not got["tokenizer-outside-gpu"]
+    assert got["five-fields"]  # the form is still judged
+    # one such phrase in an otherwise plain report is not enough
+    plain = EQUATED.replace(
+        "The top CUDA time is the matmul of the separation, because the",
+        "matmul and attention are the math; copy_ and to should not be there:",
+    ).replace(
+        "The orchestration is the CPU of the tokenizer outside the GPU",
+        "tokenizer.encode runs on the CPU, outside the GPU",
+    )
+    got = grade_text(plain, "partA")
+    assert got["tokenizer-outside-gpu"] and got["diagnosis-matches"]
