@@ -81,9 +81,9 @@ def test_every_tuning_set_has_a_floor():
     assert set(SPLIT["floors"]) == set(TUNING)
     assert set(TUNING).isdisjoint(SPLIT["held_out"])
     # s24 was written as near misses and grammatical keyword soup, s49 as all-lowercase
-    # unpunctuated answers with a sixth grammatical soup, and round 17 (s54-s59) was read
-    # last, in one sitting (its soups and s55's dictated answers): their floors are lower
-    low = {"s24", "s49", "s54", "s55", "s56", "s58", "s59"}
+    # unpunctuated answers with a sixth grammatical soup, s55 as dictated answers ("one ...,
+    # two ...") and s56 as email replies with quoted questions: their floors are lower
+    low = {"s24", "s49", "s55", "s56"}
     assert all(0.95 <= f <= 1 for n, f in SPLIT["floors"].items() if n not in low)
     assert all(0.9 <= SPLIT["floors"][n] <= 1 for n in low)
 
