@@ -10,8 +10,9 @@ bullets, no attention kernel proposed) are judged as usual.  Of the 15 labelled 
 that show both signs, 14 are labelled as saying nothing (the other's list is its Workload).
 
 Grammatical soup gives itself away another way: it says one course term is another's ("the
-casts are the dtype of the transfers", "the orchestration is the CPU of the tokenizer").  A
-finding never puts it so; two such phrases in one report stuff it as a list does.
+casts are the dtype of the transfers", "the orchestration of the CPU", "dtype is a hypothesis
+of device").  A finding never puts it so; two such phrases in one report stuff it as a list
+does.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def stuffed_line(report: Report) -> Evidence | None:
     return _listed(report) or _equated(report)
 
 
-# Of the 13 labelled reports with two or more such phrases, all 13 are keyword soup.
+# Of the 26 labelled reports with two or more such phrases, all 26 are keyword soup.
 _EQUATIONS = 2
 
 

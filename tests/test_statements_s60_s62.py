@@ -234,12 +234,42 @@ def test_terms_said_to_be_each_others_are_soup() -> None:
     assert not got["diagnosis-matches"] and not got["tokenizer-outside-gpu"]
     assert got["five-fields"]  # the form is still judged
     # one such phrase in an otherwise plain report is not enough
-    plain = EQUATED.replace(
-        "The top CUDA time is the matmul of the separation, because the",
-        "matmul and attention are the math; copy_ and to should not be there:",
-    ).replace(
-        "The orchestration is the CPU of the tokenizer outside the GPU",
-        "tokenizer.encode runs on the CPU, outside the GPU",
+    plain = (
+        EQUATED.replace("The workload of the movement is", "The workload is")
+        .replace(
+            "The top CUDA time is the matmul of the separation, because the",
+            "matmul and attention are the math; copy_ and to should not be there:",
+        )
+        .replace(
+            "The orchestration is the CPU of the tokenizer outside the GPU",
+            "tokenizer.encode runs on the CPU, outside the GPU",
+        )
     )
     got = grade_text(plain, "partA")
     assert got["tokenizer-outside-gpu"] and got["diagnosis-matches"]
+
+
+@pytest.mark.parametrize(
+    ("top_cuda", "passed"),
+    [
+        # one term made another's property, twice: soup
+        (
+            "61% of the movement is the copy_ of the decode. The dtype of the device of the "
+            "movement is what the copy_ is.",
+            False,
+        ),
+        # a genuine finding names the property of a thing: "the dtype of the KV cache"
+        (
+            "aten::copy_ 61% of CUDA time: the dtype of the KV cache does not match the weights",
+            True,
+        ),
+    ],
+)
+def test_terms_made_each_others_property(top_cuda: str, passed: bool) -> None:
+    text = (
+        "Workload: 7B decode, batch 1, bf16\nHardware: L4\n"
+        f"Top CUDA time: {top_cuda}\nTop CPU / orchestration cost: the Python loop\n"
+        "Next experiment: log the dtype of the KV cache and cast it to bf16 at load, then "
+        "re-profile.\n"
+    )
+    assert grade_text(text, "partC")["copy-share-stated"] is passed
