@@ -273,3 +273,64 @@ def test_terms_made_each_others_property(top_cuda: str, passed: bool) -> None:
         "re-profile.\n"
     )
     assert grade_text(text, "partC")["copy-share-stated"] is passed
+
+
+@pytest.mark.parametrize(
+    ("hypotheses", "two", "tested"),
+    [
+        # "A:" / "B:" with no heading, each a cause with its test
+        (
+            "A: the KV cache is kept in fp32 and cast to bf16 every layer. Test: print its dtype."
+            "\nB: the input ids are created on the CPU and copied over each step. Test: look for "
+            "Memcpy HtoD in the trace.",
+            True,
+            True,
+        ),
+        # answers numbered "A1:" / "A2:" under a question
+        (
+            "Q: why are copy_ and to there?\nA1: the rope tables are fp32 and get cast every "
+            "layer; I'd log dtypes with a pre-hook.\nA2: position ids are built on the CPU each "
+            "step and uploaded; I'd look for HtoD memcpy in the trace.",
+            True,
+            True,
+        ),
+        # dictated: "hypothesis one ... hypothesis two ..."
+        (
+            "hypothesis one the mask is built in fp32 and cast every layer, to test that I log "
+            "the dtypes with a hook. hypothesis two the input ids are made on the cpu and copied "
+            "every step, to test that I look for memcpy htod in the trace.",
+            True,
+            True,
+        ),
+        # "one, ...; two, ..." and then "For one I would ...; for two I would ..."
+        (
+            "Why the copies: one, the mask is built in fp32 and cast every layer; two, the input "
+            "ids are made on the CPU and copied every step. For one I would log the dtypes with "
+            "a hook; for two I would look for Memcpy HtoD in the trace.",
+            True,
+            True,
+        ),
+        # ... two numbers for one cause are one hypothesis
+        (
+            "Why the copies: one, the mask is built in fp32 and cast every layer; two, the mask "
+            "is converted to bf16 in each layer. For one I would log the dtypes with a hook; for "
+            "two I would print the mask dtype.",
+            False,
+            False,
+        ),
+        # ... and a test for only one of them
+        (
+            "hypothesis one the mask is built in fp32 and cast every layer, to test that I log "
+            "the dtypes with a hook. hypothesis two the input ids are made on the cpu and copied "
+            "every step.",
+            True,
+            False,
+        ),
+    ],
+)
+def test_hypothesis_layouts_numbered_aloud_or_by_letter(
+    hypotheses: str, two: bool, tested: bool
+) -> None:
+    got = grade("partA", hypotheses=hypotheses)
+    assert got["two-hypotheses"] is two
+    assert got["experiment-per-hypothesis"] is tested

@@ -38,7 +38,10 @@ _ARROW = re.compile(r"\s(?:->|→|=>|⇒|⇐|←|<-(?!>)|\|)\s*")
 _KIND = r"(?:fp|bf|float|half|int|uint)\d*|bfloat16|half|cpu|gpu|cuda|host|device|h|d"
 _CONVERSION_BEFORE = re.compile(rf"\b(?:{_KIND})\s*$", re.IGNORECASE)
 _CONVERSION_AFTER = re.compile(rf"\s*(?:{_KIND})\b", re.IGNORECASE)
-_SENTENCE_START = re.compile(r"(?:[.;!?)]|\s[\u2014\u2013-])\s+|:\s+(?=[A-Z])|\s\((?=\w)")
+_SENTENCE_START = re.compile(
+    r"(?:[.;!?)]|\s[\u2014\u2013-])\s+|:\s+(?=[A-Z])|\s\((?=\w)"
+    r"|,\s+(?=(?:and\s+)?to (?:test|check|confirm|verify|rule)\b)"  # "..., to test that I log ..."
+)
 
 
 @cache

@@ -71,6 +71,8 @@ def _alternatives(unit: Unit, part: str = "hypotheses") -> list[Unit]:
     """A paragraph that gives several hypotheses (or tests) in turn ("One possibility is ...
     Another is ...", "The first can be tested by ... The second ..."), cut where each new
     one starts."""
+    if part == "hypotheses" and (spoken := _spoken_units(unit)):
+        return spoken
     pieces = _NEXT[part].split(unit.text)
     if part == "hypotheses" and len(pieces) == 1 and re.match(r"\W*either\b", unit.text, re.I):
         # "Either ..., or .... For the first I'd ... For the second I'd ...": the tests
@@ -219,11 +221,50 @@ _FIRST_NAMED = re.compile(
 )
 
 
+# Causes numbered aloud, as dictated answers give them: "hypothesis one the mask is ...
+# hypothesis two the ids are ...", "Why the copies: one, the mask ...; two, the ids ..."
+_SPOKEN_NUMBER = re.compile(
+    r"\b(?:hypothesis|theory|guess|cause|reason|suspect)\s+(one|two|three)\b[:,.]?\s*"
+    r"|(?:^|(?<=[:;.]))\s*(one|two|three)\s*[,:]\s+"
+    r"|^\s*(one|two|three)\b[.]?\s+",  # what follows a lead "hypothesis": "one the mask ..."
+    re.I,
+)
+_SPOKEN = {"one": "1", "two": "2", "three": "3"}
+
+
+def _spoken_units(para: Unit) -> list[Unit]:
+    marks = list(_SPOKEN_NUMBER.finditer(para.text))
+    if len(marks) < 2:
+        return []
+    ends = [m.start() for m in marks[1:]] + [len(para.text)]
+    units = [
+        Unit(
+            para.text[m.end() : end].strip(" ;"),
+            para.line,
+            _SPOKEN[m.group(m.lastindex or 1).lower()],
+            False,
+        )
+        for m, end in zip(marks, ends, strict=True)
+    ]
+    if sum(1 for u in units if cause_of(u.text)) < 2:
+        return []
+    # "... two, the ids are made on the CPU. For one I'd log ...; for two I'd ...": the tests
+    # after the last cause are a unit of their own
+    last, *after = _NEXT_SENTENCE.split(units[-1].text, maxsplit=1)
+    if after and _is_test_unit(Unit(after[0], para.line, None, False)):
+        units[-1] = units[-1]._replace(text=last)
+        units.append(Unit(after[0], para.line, None, False))
+    return units
+
+
 def _counted_paragraph(report: Report) -> list[Unit]:
     """ "I think there are two likely explanations for the copies. One is that ... The
     other is that ...": a paragraph that says it gives several causes, cut where each
     starts."""
     for para in _free_paragraphs(report):
+        aloud = _spoken_units(para)
+        if aloud:
+            return aloud
         first = _FIRST_NAMED.search(para.text)
         if first is not None:  # "For why they exist, my first hypothesis is dtype: ..."
             units = _alternatives(Unit(para.text[first.start() :], para.line, None, False))

@@ -43,6 +43,7 @@ _REF = re.compile(
     r"|\bthe (first|second|third) (?:one|hypothesis|theory|guess|cause|suspect)\b"
     # "The experiment for 1 is ...", "For 2, I would look for ..."
     r"|\b(?:experiment|test|check) for (?:h\s?)?([1-9])\b|(?:^|(?<=[.;:]\s))for (?:h\s?)?([1-9]),"
+    r"|(?:^|(?<=[.;:]\s))for (one|two|three),? (?=(?:i|we)(?:.d| would| will| can|.ll)\b)"
     r"|\bfor the (first|second|third)\b(?! (?:time|step|token|run|layer|call))"
     rf"|{FOR_LETTER}(?=\s*[,:])"  # "for A, check the dtypes ..."
     rf"|{FOR_REF.pattern}",  # "... (for 2)"
