@@ -153,3 +153,16 @@ def test_hard_wrapped_sentence_is_read_whole():
 def test_a_fused_attention_kernel_is_one_change_not_two():
     field = Report.parse("Next experiment: switch to a fused attention kernel").fields
     assert count_experiments(field["next_experiment"])[0] == 1
+
+
+def test_a_text_is_read_for_so_many_mentions_of_one_concept_and_no_more():
+    """A line that repeats a mention to the size limit costs bounded time: only the first
+    MAX_MENTIONS of one concept are read, each for its negation."""
+    from grader.report.language import MAX_MENTIONS, mentions
+
+    many = "flash attention " * (MAX_MENTIONS + 100)
+    assert len(mentions("attention_kernel", many)) == MAX_MENTIONS
+    assert len(mentions("attention_kernel", "flash attention " * 3)) == 3
+    # past the limit nothing is read, however it is said
+    late = "not flash attention " * MAX_MENTIONS + "switch to xformers"
+    assert mentions("attention_kernel", late) == ()

@@ -12,6 +12,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from functools import cache, lru_cache
+from itertools import islice
 from typing import Any
 
 from grader.report.patterns import Pattern
@@ -280,9 +281,17 @@ def conditional_after(sentence: str) -> bool:
     return has("conditional_after", sentence)
 
 
+# No report names one concept this often in one text; a text that does (a line of "not flash
+# attention" repeated to the size limit) is read no further than this, so that the time a
+# report takes stays bounded whatever it repeats.
+MAX_MENTIONS = 512
+
+
 def unnegated(pattern: Pattern | re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
-    """The matches of ``pattern`` in ``text`` that are not negated."""
-    return (m for m in pattern.finditer(text) if not negated(text, m.start(), m.end()))
+    """The matches of ``pattern`` in ``text`` that are not negated (of the first
+    ``MAX_MENTIONS``)."""
+    found = islice(pattern.finditer(text), MAX_MENTIONS)
+    return (m for m in found if not negated(text, m.start(), m.end()))
 
 
 @lru_cache(maxsize=32768)
