@@ -180,8 +180,13 @@ def test_a_line_of_thousands_of_mentions_finds_each_clause_in_one_pass():
 def test_negation_is_read_near_a_mention_in_a_clause_without_marks():
     text = "compute-bound " * 40_000  # 560 KB, one clause
     with deadline(10):
+        # a text is read for MAX_MENTIONS mentions of a concept ...
         found = list(language.unnegated(language.claim("compute-bound"), text))
-    assert len(found) == 40_000
+        # ... and a mention anywhere in it, however far in, is read for its negation alone
+        far = [m.start() for m in re.finditer("compute-bound", text)][::20]
+        read = [language.negated(text, at, at + 13) for at in far]
+    assert len(found) == language.MAX_MENTIONS
+    assert len(read) == 2_000 and not any(read)
     negated = "not " * 10 + "compute-bound"
     assert language.negated(negated, negated.index("compute"), len(negated))
 
