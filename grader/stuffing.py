@@ -18,7 +18,8 @@ does.
 from __future__ import annotations
 
 from grader.checks.registry import Evidence, Verdict
-from grader.report.language import has, is_keyword_list, mentions
+from grader.report.keyword_lists import is_keyword_list
+from grader.report.language import has, mentions
 from grader.report.model import Report
 
 STUFFED = "a list of the course's terms, not findings: this criterion needs a claim"

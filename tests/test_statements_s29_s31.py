@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from grader.checks.experiment_text import is_test
-from grader.report.language import is_keyword_list
+from grader.report.keyword_lists import is_keyword_list
 from tests.test_statements import experiments_in, grade, grade_text
 
 # Labels written at the margin right under a list: markdown carries them into the last

@@ -166,7 +166,7 @@ def test_questions_and_their_answers(diagnosis: str, passed: bool) -> None:
 
 
 def test_a_paragraph_that_opens_with_notes_is_prose_not_a_list_of_terms() -> None:
-    from grader.report.language import is_keyword_list
+    from grader.report.keyword_lists import is_keyword_list
 
     assert is_keyword_list("Notes: copy, cast, dtype, bf16, fp32, tokenizer, TTFT")
     assert not is_keyword_list(

@@ -9,12 +9,12 @@ from typing import NamedTuple
 
 from grader.analyzer.classify import CLASSES
 from grader.checks.partrefs import about_other_part, own_share
+from grader.report.keyword_lists import is_keyword_list
 from grader.report.language import (
     claim,
     concept,
     diagnosis_kinds,
     has,
-    is_keyword_list,
     mentions,
     names,
     sentences,

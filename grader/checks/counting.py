@@ -28,14 +28,8 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from grader.report.fields import Field
-from grader.report.language import (
-    any_change,
-    change_kinds,
-    has,
-    is_keyword_list,
-    strip_asides,
-    unnegated,
-)
+from grader.report.keyword_lists import is_keyword_list, strip_asides
+from grader.report.language import any_change, change_kinds, has, unnegated
 
 # Kinds of change that are facets of one fix rather than separate tools.
 FIX_KINDS = frozenset({"dtype_fix", "device_fix", "sampling_fix", "pinned_memory"})

@@ -26,12 +26,12 @@ from grader.checks.counting import count
 from grader.checks.experiments import experiment_targets
 from grader.checks.partrefs import about_other_part, part_refs
 from grader.checks.registry import Context, Evidence, Verdict, check
+from grader.report.keyword_lists import is_keyword_list
 from grader.report.language import (
     _raw,
     claim,
     diagnosis_kinds,
     has,
-    is_keyword_list,
     mentions,
     names,
     negated,

@@ -5,7 +5,8 @@ from __future__ import annotations
 from grader.checks.attention import attention_proposal
 from grader.checks.counting import count, items
 from grader.checks.registry import Context, Verdict, check
-from grader.report.language import has, is_keyword_list, mentions
+from grader.report.keyword_lists import is_keyword_list
+from grader.report.language import has, mentions
 from grader.report.model import Report
 
 TARGETS = {

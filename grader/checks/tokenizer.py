@@ -6,7 +6,8 @@ import re
 
 from grader.checks.common import carries_subject, footnote_refs, footnotes, line_sentences
 from grader.checks.registry import Context, Evidence, Verdict, check
-from grader.report.language import has, is_keyword_list, mentions, names
+from grader.report.keyword_lists import is_keyword_list
+from grader.report.language import has, mentions, names
 from grader.report.sections import undecorated
 
 

@@ -11,7 +11,7 @@ from typing import Any, NamedTuple, TypeVar
 from grader.errors import GraderError, Location
 from grader.report.document import Line, parse_document
 from grader.report.fields import Field, find_fields
-from grader.report.language import is_keyword_list
+from grader.report.keyword_lists import is_keyword_list
 from grader.report.layouts import relayout
 from grader.report.sections import Section, find_sections
 
