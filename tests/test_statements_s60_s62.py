@@ -318,6 +318,23 @@ def test_terms_made_each_others_property(top_cuda: str, passed: bool) -> None:
             False,
             False,
         ),
+        # lower-case parts with no blank line between, the numbers said without commas
+        (
+            "hypotheses for the copies: one a float32 to bf16 cast on the mask every layer, two "
+            "inputs created on the CPU and copied over to the GPU\nexperiments: one print the "
+            "mask dtype and make it bf16, see if to drops; two look for memcpy HtoD in the trace"
+            " and build the inputs on cuda, see if copy drops",
+            True,
+            True,
+        ),
+        # "experiments:" at the margin right under the last numbered hypothesis
+        (
+            "copy_/to hypotheses:\n1. kv cache appends (copy_ into a preallocated cache)\n2. "
+            "fp32 → bf16 cast of the attention mask\nexperiments:\n1. disable kv cache for one "
+            "run, compare copy_ count\n2. print mask dtype before sdpa",
+            True,
+            True,
+        ),
         # ... and a test for only one of them
         (
             "hypothesis one the mask is built in fp32 and cast every layer, to test that I log "

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from grader.checks.experiment_text import _NEXT_SENTENCE, _is_test_unit, split_test
+from grader.checks.experiment_text import _NEXT_SENTENCE, _is_test_unit, is_test, split_test
 from grader.checks.hypothesis_refs import cause_of
 from grader.report.document import Line
 from grader.report.model import Report
@@ -71,7 +71,7 @@ def _alternatives(unit: Unit, part: str = "hypotheses") -> list[Unit]:
     """A paragraph that gives several hypotheses (or tests) in turn ("One possibility is ...
     Another is ...", "The first can be tested by ... The second ..."), cut where each new
     one starts."""
-    if part == "hypotheses" and (spoken := _spoken_units(unit)):
+    if spoken := _spoken_units(unit, part):
         return spoken
     pieces = _NEXT[part].split(unit.text)
     if part == "hypotheses" and len(pieces) == 1 and re.match(r"\W*either\b", unit.text, re.I):
@@ -226,26 +226,33 @@ _FIRST_NAMED = re.compile(
 _SPOKEN_NUMBER = re.compile(
     r"\b(?:hypothesis|theory|guess|cause|reason|suspect)\s+(one|two|three)\b[:,.]?\s*"
     r"|(?:^|(?<=[:;.]))\s*(one|two|three)\s*[,:]\s+"
-    r"|^\s*(one|two|three)\b[.]?\s+",  # what follows a lead "hypothesis": "one the mask ..."
+    # what follows a lead ("hypotheses: one a float32 cast ..., two inputs created ..."), the
+    # numbers in their order (see _spoken_units)
+    r"|(?:^|(?<=[,;]))\s*(one|two|three)\b[.]?\s+(?!of\b|is\b|or\b|more\b|thing\b|way\b)",
     re.I,
 )
 _SPOKEN = {"one": "1", "two": "2", "three": "3"}
 
 
-def _spoken_units(para: Unit) -> list[Unit]:
+def _spoken_units(para: Unit, part: str = "hypotheses") -> list[Unit]:
+    """The causes (or tests) of ``para`` numbered aloud, one unit each; [] when it holds no
+    such numbering of two or more."""
     marks = list(_SPOKEN_NUMBER.finditer(para.text))
-    if len(marks) < 2:
-        return []
+    said = [(m.group(m.lastindex or 1) or "").lower() for m in marks]
+    if len(marks) < 2 or said != ["one", "two", "three"][: len(said)]:
+        return []  # "one ..., two ...", in order, or it is no numbering
     ends = [m.start() for m in marks[1:]] + [len(para.text)]
     units = [
         Unit(
-            para.text[m.end() : end].strip(" ;"),
+            para.text[m.end() : end].strip(" ;,"),
             para.line,
             _SPOKEN[m.group(m.lastindex or 1).lower()],
             False,
         )
         for m, end in zip(marks, ends, strict=True)
     ]
+    if part == "experiments":
+        return units if all(is_test(u.text) for u in units) else []
     if sum(1 for u in units if cause_of(u.text)) < 2:
         return []
     # "... two, the ids are made on the CPU. For one I'd log ...; for two I'd ...": the tests

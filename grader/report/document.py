@@ -145,7 +145,11 @@ _GLYPH_BULLET = re.compile(r"^([ \t]*)[\u2022\u25e6\u25aa\u25cf](?=[ \t])", re.M
 
 
 # A label opening a line: "Experiments:", "**Top CPU / orchestration cost:** ...".
-_LABEL_LINE = re.compile(r"^(?:\*\*|__)?[A-Z][\w /&'’()?-]{0,40}(?:\*\*|__)?\s*:(?!:)")
+# ... or, in lower case, a label alone on its line ("experiments:").
+_LABEL_LINE = re.compile(
+    r"^(?:\*\*|__)?[A-Z][\w /&'’()?-]{0,40}(?:\*\*|__)?\s*:(?!:)"
+    r"|^(?:\*\*|__)?[a-z][\w /&'’()?-]{0,40}(?:\*\*|__)?\s*:\s*$"
+)
 
 
 def _lazy_label(source: list[str], number: int, raw: str) -> bool:

@@ -418,9 +418,18 @@ def _nested(line: Line) -> bool:
 FOR_REF = re.compile(r"\((?:for|re|tests?) (?:h|hyp\w*\.?\s*)?([1-9])\)", re.IGNORECASE)
 
 
+# Tests numbered aloud: "one print the mask dtype ...; two look for memcpy HtoD ..."
+_SPOKEN_SEVERAL = re.compile(r"^\W*one\b[^;]*?[,;]\s*two\b", re.IGNORECASE)
+
+
 def _tests_several(text: str) -> bool:
-    """ "(1) ...; (2) ..." or "... (for 1); ... (for 2)": tests of several hypotheses."""
-    return _inline_markers(text) >= 2 or len(set(FOR_REF.findall(text))) >= 2
+    """ "(1) ...; (2) ...", "... (for 1); ... (for 2)" or "one ...; two ...": tests of
+    several hypotheses."""
+    return (
+        _inline_markers(text) >= 2
+        or len(set(FOR_REF.findall(text))) >= 2
+        or bool(_SPOKEN_SEVERAL.match(text))
+    )
 
 
 def _inline_markers(text: str) -> int:
