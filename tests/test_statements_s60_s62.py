@@ -335,6 +335,22 @@ def test_terms_made_each_others_property(top_cuda: str, passed: bool) -> None:
             True,
             True,
         ),
+        # a test led by a mark ("✅/❌ test: ..."), and tests led by the letter and an arrow
+        (
+            "#### Hypotheses ⟶ tests\n- **H1 — dtype mismatch.** the attention mask is fp32 and "
+            "gets cast in every block.\n  - ✅/❌ test: register a forward pre-hook that asserts "
+            "every input is bf16.\n- **H2 — device hop.** position ids live on the CPU and are "
+            "copied H2D per step.\n  - ✅/❌ test: look for Memcpy HtoD in the kernel view.",
+            True,
+            True,
+        ),
+        (
+            "Story A: fp32 rotary cache cast down to bf16 each layer\nStory B: the attention "
+            "mask is rebuilt on the host each step and uploaded\n\nTesting the stories\n- A → "
+            "print dtypes at the call site\n- B → look for Memcpy HtoD in the trace",
+            True,
+            True,
+        ),
         # ... and a test for only one of them
         (
             "hypothesis one the mask is built in fp32 and cast every layer, to test that I log "

@@ -27,7 +27,8 @@ _NEXT_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 # Where a hypothesis's own test starts: an arrow or a label on a new line, an arrow before
 # an action, or a sentence that leads into a test ("To test it, ...", "Check: ...").
 _LINE_LEAD = re.compile(
-    r"\n\s*(?:[-*+]\s+)?(?=(?:->|→|=>|⇒)|(?:e\d|exp\.?\s*\d|test|check|experiment|verify|method|procedure|"
+    r"\n\s*(?:[-*+]\s+)?(?:[^\w\s]{1,6}\s+)?"  # a mark before the label: "✅/❌ test: ..."
+    r"(?=(?:->|→|=>|⇒)|(?:e\d|exp\.?\s*\d|test|check|experiment|verify|method|procedure|"
     r"confirm|falsif\w*|how to (?:test|check))\b[^:\n]{0,24}[:\u2014\u2013-]"
     r"|(?:test|check|experiment)\.\s)",  # a lead with a full stop: "*Test.* Look for ..."
     re.IGNORECASE,

@@ -35,6 +35,7 @@ _ORDINALS = {"first": 1, "one": 1, "second": 2, "two": 2, "third": 3, "three": 3
 # A reference to a hypothesis: "H2", "hyp. 2", "hypothesis two", "(ii)", "E2", "the second".
 _REF = re.compile(
     r"^\W*(?:->|→|=>|⇒)\s*([A-Da-d1-9])\s*[:.)]|"  # "→ A: log the dtypes ...", "-> 2. ..."
+    r"^\W*([A-D1-9])\s*(?:->|→|=>|⇒)\s|"  # "A → print dtypes at the call site ..."
     r"\b(?:test(?:ing)?|for|check(?:ing)?)\s+\d\.([1-9])\b(?!\s?(?:ms|gib|gb|%))|"  # "To test 1.2:"
     r"\b(?:h|hyp(?:othesis)?\.?\s*|e|exp(?:eriment)?\.?\s*|test\s+)([1-9]|one|two|three)\b"
     r"|\b(?:theory|suspect|idea|guess|cause|possibility|candidate|check|experiment|model)\s*#?\s*"
