@@ -345,7 +345,8 @@ def test_terms_made_each_others_property(top_cuda: str, passed: bool) -> None:
             True,
         ),
         (
-            "Story A: fp32 rotary cache cast down to bf16 each layer\nStory B: the attention "
+            "Why copies? two stories\n- Story A: fp32 rotary cache cast down to bf16 each "
+            "layer\n- Story B: the attention "
             "mask is rebuilt on the host each step and uploaded\n\nTesting the stories\n- A → "
             "print dtypes at the call site\n- B → look for Memcpy HtoD in the trace",
             True,
