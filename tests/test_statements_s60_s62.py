@@ -12,7 +12,7 @@ import pytest
 from grader.engine import grade_report
 from grader.exercises import resolve_exercise
 from grader.report.model import Report
-from tests.test_statements import NO_LEAD, grade, grade_text
+from tests.test_statements import NO_LEAD, experiments_in, grade, grade_text
 
 
 @pytest.mark.parametrize(
@@ -368,3 +368,21 @@ def test_hypothesis_layouts_numbered_aloud_or_by_letter(
     got = grade("partA", hypotheses=hypotheses)
     assert got["two-hypotheses"] is two
     assert got["experiment-per-hypothesis"] is tested
+
+
+@pytest.mark.parametrize(
+    ("value", "n"),
+    [
+        # two attention kernels side by side are alternatives
+        ("swap SDPA for FlashAttention-3 / xformers memory efficient attention and compare", 2),
+        ("swap SDPA for FlashAttention-3 (or an xformers memory-efficient kernel) and measure", 2),
+        # one kernel named twice, or settings of one change, stay one
+        ("swap SDPA for FlashAttention-3 (or FlashAttention-3 built from source)", 1),
+        (
+            "capture the decode step as a CUDA graph (torch.cuda.graphs / CUDAGraph) and replay it",
+            1,
+        ),
+    ],
+)
+def test_attention_kernels_offered_side_by_side(value: str, n: int) -> None:
+    assert experiments_in(value) == n

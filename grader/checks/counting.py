@@ -114,10 +114,30 @@ _SAME_THING = re.compile(
 )
 
 
+# Two attention kernels side by side are alternatives, not one change: "swap SDPA for
+# FlashAttention-3 / xformers", "FlashAttention-3 (or an xformers kernel)".  (Other slashes
+# join settings of one change: "TF32 / bf16 tensor cores", "torch.cuda.graphs / CUDAGraph".)
+_SPACED_SLASH = re.compile(r"\s/\s")
+
+
+def _changes_side_by_side(value: str) -> bool:
+    pieces = [_attention_names(p) for p in _SPACED_SLASH.split(value)]
+    named = [p for p in pieces if p]
+    return len(named) >= 2 and len(frozenset().union(*named)) >= 2
+
+
+def _attention_names(text: str) -> frozenset[str]:
+    """The attention kernels ``text`` names, spelled plainly ("flashattention3", "xformers")."""
+    found = change_kinds()["attention_kernel"].finditer(text)
+    return frozenset(re.sub(r"[^a-z0-9]", "", m.group(0).lower()) for m in found)
+
+
 def _offers_alternatives(value: str) -> bool:
     """Alternatives offered, unless each is a way to look, not a change: "set a breakpoint
     on Tensor.to (or use with_stack=True)" is one probe, as probes together are one
     experiment; "write a Triton kernel (or just try FlashAttention-3)" is two."""
+    if _changes_side_by_side(value):
+        return True
     for m in _ALTERNATIVES.finditer(value):
         close = value.find(")", m.end())
         if value.rfind("(", 0, m.start() + 1) > value.rfind(")", 0, m.start()) and close > 0:
@@ -133,6 +153,8 @@ def _offers_alternatives(value: str) -> bool:
                 return True  # "check the copies, or maybe attention, not sure which"
             if _SAME_THING.search(offered):
                 continue  # "fuse add+relu into one kernel (or let torch.compile generate it)"
+            if _attention_names(offered) - _attention_names(before) and _attention_names(before):
+                return True  # "FlashAttention-3 (or an xformers kernel)": another kernel
             tools = changes_in(offered) - FIX_KINDS
             if has("test_probe", before) and not tools:
                 continue
