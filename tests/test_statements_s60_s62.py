@@ -386,3 +386,32 @@ def test_hypothesis_layouts_numbered_aloud_or_by_letter(
 )
 def test_attention_kernels_offered_side_by_side(value: str, n: int) -> None:
     assert experiments_in(value) == n
+
+
+@pytest.mark.parametrize(
+    ("next_experiment", "passed"),
+    [
+        # the matmul's own speed is work on the math, whatever dtype it names
+        (
+            "Next experiment: check whether the matmuls run on the L4's bf16 tensor cores (look "
+            "for HMMA kernel names in the trace).",
+            False,
+        ),
+        (
+            "Next experiment: make sure the GEMMs hit the tensor cores and re-measure matmul time.",
+            False,
+        ),
+        # a dtype probe of the copies stays a movement experiment
+        (
+            "Next experiment: find which op casts to bf16: log the dtypes around every aten::to.",
+            True,
+        ),
+        (
+            "Next experiment: check whether the copies feed the tensor cores fp32 data and cast "
+            "it to bf16 once at load.",
+            True,
+        ),
+    ],
+)
+def test_the_matmuls_speed_is_not_the_copies(next_experiment: str, passed: bool) -> None:
+    assert grade("partA", next=next_experiment)["next-experiment-targets-bottleneck"] is passed

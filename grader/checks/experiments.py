@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from grader.checks.attention import attention_proposal
 from grader.checks.counting import count, items
 from grader.checks.registry import Context, Verdict, check
@@ -63,8 +65,15 @@ def _acts_on_movement(text: str) -> bool:
     return has("locate", text) or has("remove_movement", text)
 
 
+# The matmul's own speed: "check whether the matmuls run on the bf16 tensor cores (look for
+# HMMA kernels)" works on the math, whatever dtype it names.
+_MATMUL_SPEED = re.compile(r"\b(?:tensor[- ]?cores?|h?mma|wmma|sol|speed[- ]of[- ]light)\b", re.I)
+
+
 def _targets(text: str, bottleneck: str, params: dict[str, object]) -> bool:
     if bottleneck == "movement-bound":
+        if _MATMUL_SPEED.search(text) and not has("movement", text):
+            return False
         about = _about_movement(text)
         action = _acts_on_movement(text)
         if params.get("require_dtype_or_device") and not has("dtype_or_device", text):
