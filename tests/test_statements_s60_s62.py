@@ -415,3 +415,31 @@ def test_attention_kernels_offered_side_by_side(value: str, n: int) -> None:
 )
 def test_the_matmuls_speed_is_not_the_copies(next_experiment: str, passed: bool) -> None:
     assert grade("partA", next=next_experiment)["next-experiment-targets-bottleneck"] is passed
+
+
+@pytest.mark.parametrize(
+    ("not_yet", "passed"),
+    [
+        # the thing declined, named with the verb that would do it
+        ("Not yet: writing a custom attention kernel, because the copies come first.", True),
+        ("What I would not do yet is adopt FlashAttention-3, as the copies are unexplained.", True),
+        (
+            "Not yet: slice, it is tiny. I'd also leave the attention kernel alone, it is "
+            "already flash.",
+            True,
+        ),
+        # ... but put forward beside the work, in the same part
+        (
+            "Not yet: slice, it is tiny (1.4 ms).\nAlso since attention is 31.7 ms, maybe also "
+            "try FlashAttention-3 on it.",
+            False,
+        ),
+        (
+            "Not yet: the slice ops, 1.4 ms. Attention is 31.7 ms though, so I'd probably try "
+            "xformers memory_efficient_attention there in parallel.",
+            False,
+        ),
+    ],
+)
+def test_a_proposal_inside_the_not_yet_part(not_yet: str, passed: bool) -> None:
+    assert grade("partA", not_yet=not_yet)["no-premature-attention-kernel"] is passed

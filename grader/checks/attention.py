@@ -68,7 +68,7 @@ def _attention_proposal(report: Report) -> tuple[TextLine, str] | None:
     for s in iter_sentences(lines):
         tl = s.line
         if (
-            tl.where == "not_yet"
+            (tl.where == "not_yet" and not _proposed_alongside(s.text))
             or not mentions("attention_kernel", s.text)  # mentioned, and not negated
             or conditional_after(s.text)
             or _JUDGED_WRONG.search(s.text)
@@ -151,6 +151,23 @@ def _proposed(sentence: str) -> bool:
         if has("proposal", sentence[span[0] : span[1]]):
             return True
     return False
+
+
+# In the part that says what waits, an attention kernel is the thing declined ("Not yet:
+# writing a custom attention kernel"), unless a sentence there puts it forward beside the
+# work: "... so maybe also try FlashAttention-3", "I'd try xformers there in parallel".
+_ALONGSIDE = re.compile(
+    r"\b(?:also|in parallel|while we.re (?:at it|in there)|at the same time|meanwhile|"
+    r"quick swap|one-line change)\b",
+    re.IGNORECASE,
+)
+
+
+def _proposed_alongside(sentence: str) -> bool:
+    """("I'd also leave the attention kernel alone" declines it: the words of the cue itself
+    propose nothing.)"""
+    plain = _ALONGSIDE.sub(" ", sentence)
+    return plain != sentence and _proposed(plain)
 
 
 def _is_item(report: Report, tl: TextLine) -> bool:
