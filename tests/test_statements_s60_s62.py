@@ -443,3 +443,19 @@ def test_the_matmuls_speed_is_not_the_copies(next_experiment: str, passed: bool)
 )
 def test_a_proposal_inside_the_not_yet_part(not_yet: str, passed: bool) -> None:
     assert grade("partA", not_yet=not_yet)["no-premature-attention-kernel"] is passed
+
+
+@pytest.mark.parametrize(
+    ("diagnosis", "passed"),
+    [
+        # "fine to do" judges an action, not the copies
+        (
+            "copy_ and to are 35 ms that should not be there; I'd fix the casts and the uploads, "
+            "and I think it's fine to do them together in one run.",
+            True,
+        ),
+        ("copy_ and to are 35 ms, and they are fine.", False),
+    ],
+)
+def test_fine_to_do_is_no_dismissal(diagnosis: str, passed: bool) -> None:
+    assert grade("partA", diagnosis=diagnosis)["separates-math-from-movement"] is passed
