@@ -12,7 +12,7 @@ import pytest
 from grader.engine import grade_report
 from grader.exercises import resolve_exercise
 from grader.report.model import Report
-from tests.test_statements import NO_LEAD, experiments_in, grade, grade_text
+from tests.test_statements import BASES, DEFAULTS, NO_LEAD, experiments_in, grade, grade_text
 
 
 @pytest.mark.parametrize(
@@ -459,3 +459,26 @@ def test_a_proposal_inside_the_not_yet_part(not_yet: str, passed: bool) -> None:
 )
 def test_fine_to_do_is_no_dismissal(diagnosis: str, passed: bool) -> None:
     assert grade("partA", diagnosis=diagnosis)["separates-math-from-movement"] is passed
+
+
+@pytest.mark.parametrize(
+    "not_yet",
+    [
+        "**Q: What are you leaving alone?**\nThe attention kernel. It is already flash, while a "
+        "third of device time is unexplained movement.",
+        "> 3. One thing you would not optimize yet, and why.\n\nThe attention kernel. It's "
+        "already flash attention, and the copies are still unexplained.",
+        "### Deliberately left alone\nThe attention kernel: it is already a flash kernel, and "
+        "touching it now would be premature.",
+        "### Slide 5 — Hold off ✋\n- custom attention: already a flash kernel, and rewriting it "
+        "while the copies are unexplained is backwards",
+    ],
+)
+def test_not_yet_leads_and_the_answer_quoted(not_yet: str) -> None:
+    text = (BASES / "base_partA.md").read_text().format(**{**DEFAULTS["partA"], "not_yet": not_yet})
+    result = grade_report(Report.parse(text), resolve_exercise("partA"))
+    got = next(c for c in result.criteria if c.id == "not-yet-with-reason")
+    assert got.passed
+    # the line quoted is the answer, not the question above it
+    assert got.evidence is not None and "attention" in got.evidence.text.lower()
+    assert grade("partA", not_yet=not_yet.split("\n")[0])["not-yet-with-reason"] is False

@@ -98,7 +98,9 @@ def not_yet_with_reason(ctx: Context) -> Verdict:
             reason = _reason(after) if words <= _LEAD_WORDS else after
         enough = len(reason.split()) >= MIN_REASON_WORDS or _ONE_WORD_REASON.search(reason)
         if enough and has("reason_cue", reason):
-            return Verdict.yes(Evidence(sec.lead.number, sec.lead.text))
+            # the answer under a lead that only asks ("What are you leaving alone?") is quoted
+            answer = sec.lines[0] if (not sec.lead_rest and sec.lines) else sec.lead
+            return Verdict.yes(Evidence(answer.number, answer.text))
     first = sections[0]
     return Verdict.no(Evidence(first.lead.number, first.lead.text), "names a thing but not why")
 

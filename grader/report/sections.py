@@ -133,6 +133,8 @@ def _section_leads() -> Pattern:
 
 
 # A title that names the next part too: "Hypotheses and discriminating experiments."
+# The question's own tail, copied from the course without its question mark: ", and why."
+_AND_WHY = re.compile(r"^\W*(?:yet|now|for now)?\W*(?:and )?why\W*$", re.IGNORECASE)
 _ALSO_NAMED = re.compile(
     r"^\s*(?:and|&|\+)\s+(?:\w+\s+){0,2}(?:experiments?|tests?|checks?|hypothes[ie]s)\W*$", re.I
 )
@@ -163,7 +165,7 @@ def section_of(text: str) -> tuple[str, str] | None:
         rest = _LEAD_TAIL.sub("", rest, count=1)
     elif len(plain.split()) <= 8 and (not rest.rstrip().endswith(".") or _ALSO_NAMED.match(rest)):
         rest = ""  # a lead standing alone: "What I would leave alone for now"
-    elif rest.rstrip(" *_").endswith("?"):
+    elif rest.rstrip(" *_").endswith("?") or _AND_WHY.match(rest):
         rest = ""  # a question, answered below: "One thing you would not optimize yet, and why?"
     return name, rest.strip(" *_")
 
