@@ -482,3 +482,31 @@ def test_not_yet_leads_and_the_answer_quoted(not_yet: str) -> None:
     # the line quoted is the answer, not the question above it
     assert got.evidence is not None and "attention" in got.evidence.text.lower()
     assert grade("partA", not_yet=not_yet.split("\n")[0])["not-yet-with-reason"] is False
+
+
+@pytest.mark.parametrize(
+    ("cpu_field", "passed"),
+    [
+        # the field's second line speaks of what its first line named
+        (
+            "tokenizer.encode (22 ms)\n  - not on the GPU at all (0 ms CUDA), but it's on the "
+            "request path, so it adds straight to TTFT",
+            True,
+        ),
+        # a named footnote carries the answer
+        (
+            "tokenizer.encode, 22 ms[^tok]\n\n[^tok]: it shows 0 ms CUDA because it's pure CPU "
+            "string work, but it happens before the first token, so it's part of TTFT.",
+            True,
+        ),
+        ("tokenizer.encode (22 ms)\n  - not on the GPU at all (0 ms CUDA)", False),
+    ],
+)
+def test_the_tokenizer_over_two_lines_or_in_a_footnote(cpu_field: str, passed: bool) -> None:
+    text = (
+        "Workload: decoder-only LLM, prompt 4096, output 128, bf16, batch 1\nHardware: L4\n"
+        "Top CUDA time: matmul and attention are the math; copy_ and to should not be there.\n"
+        f"- Top CPU / orchestration cost: {cpu_field}\n"
+        "Next experiment: profile with with_stack=True and find which code calls aten::to.\n"
+    )
+    assert grade_text(text, "partA")["tokenizer-outside-gpu"] is passed

@@ -413,8 +413,9 @@ def _dismisses(fragment: str, subject_at: int) -> bool:
     return False
 
 
-_FOOTNOTE = re.compile(r"^\[\^?(\d{1,2})\][:.]?\s+(\S.*)$")
-_FOOTNOTE_REF = re.compile(r"\[\^?(\d{1,2})\](?![:(])")
+# "[3] ...", "[^3]: ...", and named ones: "[^tok]: ..."
+_FOOTNOTE = re.compile(r"^\[(?:\^?(\d{1,2})|\^([\w-]{1,16}))\][:.]?\s+(\S.*)$")
+_FOOTNOTE_REF = re.compile(r"\[(?:\^?(\d{1,2})|\^([\w-]{1,16}))\](?![:(])")
 
 
 def footnotes(report: Report) -> dict[str, str]:
@@ -423,10 +424,12 @@ def footnotes(report: Report) -> dict[str, str]:
     for tl in report.text_lines:
         m = _FOOTNOTE.match(tl.text)
         if m:
-            found.setdefault(m.group(1), m.group(2))
+            found.setdefault(m.group(1) or m.group(2), m.group(3))
     return found
 
 
 def footnote_refs(text: str) -> list[str]:
     """The footnotes a text refers to, in order, unless it is a footnote itself."""
-    return [] if _FOOTNOTE.match(text) else _FOOTNOTE_REF.findall(text)
+    if _FOOTNOTE.match(text):
+        return []
+    return [m.group(1) or m.group(2) for m in _FOOTNOTE_REF.finditer(text)]

@@ -38,11 +38,14 @@ def tokenizer_outside_gpu(ctx: Context) -> Verdict:
     titled = False  # the line before was a title naming the tokenizer ("Q: Tokenizer?")
     headings = {ln.number for ln in ctx.report.lines if ln.kind == "heading"}
     headed = False  # under a heading that names the tokenizer ("## Slide 3 — The tokenizer")
+    field_about: tuple[str, bool] = ("", False)  # the field a line stands in, and whether its
+    # lines so far spoke of the tokenizer ("tokenizer.encode (22 ms)" over "- not on the GPU")
     for tl in ctx.report.text_lines:
         title = _title_of_tokenizer(tl.text)
         if tl.number in headings:
             headed = title
-        carried, titled = titled or headed, title
+        same_field = tl.where in ctx.report.fields and field_about == (tl.where, True)
+        carried, titled = titled or headed or same_field, title
         for written, note in _with_footnotes(line_sentences(tl.text), notes):
             if is_keyword_list(written):
                 carried = False
@@ -52,6 +55,8 @@ def tokenizer_outside_gpu(ctx: Context) -> Verdict:
             other = names("math", sentence) or names("movement", sentence)
             about = own or ((carried or note) and carries_subject(sentence) and not other)
             carried = about
+            if tl.where in ctx.report.fields:
+                field_about = (tl.where, about or field_about == (tl.where, True))
             if not about:
                 continue
             cpu = bool(mentions("cpu_side", sentence))
