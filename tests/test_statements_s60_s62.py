@@ -352,6 +352,23 @@ def test_terms_made_each_others_property(top_cuda: str, passed: bool) -> None:
             True,
             True,
         ),
+        # numbered aloud one a line, the tests "for one, ..." / "for two, ..."
+        (
+            "hypotheses for copy and to\none, the inputs come in as float32 and get cast to bf16"
+            "\ntwo, the logits get copied back to the CPU with dot cpu every step\nexperiments\n"
+            "for one, print the input dtypes\nfor two, look for memcpy device to host in the trace",
+            True,
+            True,
+        ),
+        # "my first guess is ...; the second is ..."
+        (
+            "Why the copies: my first guess is the attention mask built on the CPU and shipped "
+            "over each layer; the second is a KV cache allocated in fp32 and cast every layer. To "
+            "test the first I'd look for Memcpy HtoD in the trace; to test the second I'd print "
+            "cache.dtype.",
+            True,
+            True,
+        ),
         # ... and a test for only one of them
         (
             "hypothesis one the mask is built in fp32 and cast every layer, to test that I log "

@@ -60,7 +60,7 @@ def _table_pairs(report: Report) -> list[tuple[Unit, str]]:
 
 
 _NEXT = {
-    name: re.compile(r"(?<=[.!?])\s+(?=" + pattern.pattern + ")", re.IGNORECASE)
+    name: re.compile(r"(?<=[.!?;])\s+(?=" + pattern.pattern + ")", re.IGNORECASE)
     for name, pattern in CONTINUES.items()
 }
 # "either fp32 tensors being cast to bf16, or CPU->GPU transfers of the inputs"
@@ -225,7 +225,7 @@ _FIRST_NAMED = re.compile(
 # hypothesis two the ids are ...", "Why the copies: one, the mask ...; two, the ids ..."
 _SPOKEN_NUMBER = re.compile(
     r"\b(?:hypothesis|theory|guess|cause|reason|suspect)\s+(one|two|three)\b[:,.]?\s*"
-    r"|(?:^|(?<=[:;.]))\s*(one|two|three)\s*[,:]\s+"
+    r"|(?:^|(?<=[:;.\n]))\s*(one|two|three)\s*[,:]\s+"
     # what follows a lead ("hypotheses: one a float32 cast ..., two inputs created ..."), the
     # numbers in their order (see _spoken_units)
     r"|(?:^|(?<=[,;]))\s*(one|two|three)\b[.]?\s+(?!of\b|is\b|or\b|more\b|thing\b|way\b)",

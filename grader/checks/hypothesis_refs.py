@@ -45,6 +45,7 @@ _REF = re.compile(
     # "The experiment for 1 is ...", "For 2, I would look for ..."
     r"|\b(?:experiment|test|check) for (?:h\s?)?([1-9])\b|(?:^|(?<=[.;:]\s))for (?:h\s?)?([1-9]),"
     r"|(?:^|(?<=[.;:]\s))for (one|two|three),? (?=(?:i|we)(?:.d| would| will| can|.ll)\b)"
+    r"|(?:^|(?<=\n))\W*for (one|two|three),"  # "for one, print the input dtypes ..."
     r"|\bfor the (first|second|third)\b(?! (?:time|step|token|run|layer|call))"
     rf"|{FOR_LETTER}(?=\s*[,:])"  # "for A, check the dtypes ..."
     rf"|{FOR_REF.pattern}",  # "... (for 2)"

@@ -253,7 +253,8 @@ _NUMBER_LEAD = re.compile(r"^\W*(?:the (?:test|check|experiment) )?for (?:h\s?)?
 
 
 def _test_pieces_by_reference(test: str, n: int) -> list[str]:
-    pieces = [p for p in _NEXT_SENTENCE.split(test) if p.strip()]
+    # "To test the first I'd ...; to test the second I'd ...": sentences, or halves of one
+    pieces = [q.strip() for p in _NEXT_SENTENCE.split(test) for q in p.split(";") if q.strip()]
     led = [
         p
         for p in pieces
