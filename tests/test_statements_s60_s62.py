@@ -369,6 +369,37 @@ def test_terms_made_each_others_property(top_cuda: str, passed: bool) -> None:
             True,
             True,
         ),
+        # round 19's handover notes: a checkbox before each hypothesis, its check after it
+        (
+            "TODO for you:\n[ ] Hypothesis 1 — fp32 → bf16 casts every step (the mask built in "
+            "fp32). Check: print dtypes going into each layer.\n[ ] Hypothesis 2 — the KV cache "
+            "lives on the CPU and gets copied over on every call. Check: watch for HtoD memcpys "
+            "in the trace.",
+            True,
+            True,
+        ),
+        # "(a) ...; (b) ... For (a): ...; For (b): ..."
+        (
+            "- Your two suspects for the copies: (a) a dtype mismatch — fp32 activations meeting "
+            "bf16 weights; (b) `.contiguous()` on transposed views. For (a): log dtypes at the "
+            "to() call sites. For (b): check `is_contiguous()` on the tensors handed to copy_.",
+            True,
+            True,
+        ),
+        # the outcome that tells, after an arrow
+        (
+            "### Why the copies\n- Casting: fp32 stuff hitting bf16 weights → you'll know, "
+            "because to() should disappear after an up-front cast.\n- Transfers: tensors built "
+            "on the CPU → you'll know if the HtoD memcpys go away once the inputs live on the GPU.",
+            True,
+            True,
+        ),
+        # "copy_/to: probably casting. Could also be ...": the first cause is not the lead's
+        (
+            "copy_/to: probably casting. Could also be the KV cache getting shuttled CPU→GPU.",
+            True,
+            False,
+        ),
         # ... and a test for only one of them
         (
             "hypothesis one the mask is built in fp32 and cast every layer, to test that I log "
@@ -527,3 +558,14 @@ def test_the_tokenizer_over_two_lines_or_in_a_footnote(cpu_field: str, passed: b
         "Next experiment: profile with with_stack=True and find which code calls aten::to.\n"
     )
     assert grade_text(text, "partA")["tokenizer-outside-gpu"] is passed
+
+
+def test_a_field_named_in_a_sentence_among_labelled_ones() -> None:
+    text = (
+        "Workload is a decoder-only model, 4096-token prompt, 128 generated, bf16, batch 1. "
+        "Hardware: an L4. Top CUDA time: matmul (38.4 ms) and attention are the math; copy_ and "
+        "to may well be avoidable. Top CPU / orchestration cost: tokenizer.encode, 22 ms on the "
+        "CPU, still in TTFT. Next experiment: run the profiler with stack capture.\n"
+    )
+    assert grade_text(text, "partA")["five-fields"]
+    assert not grade_text(text.replace("Workload is a", "It is a"), "partA")["five-fields"]

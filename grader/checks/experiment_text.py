@@ -139,7 +139,9 @@ _DECIDES = re.compile(
 
 # A unit that is a test, labelled as one, among the hypotheses: "E1 - print dtypes ...".
 _TEST_LABEL = re.compile(
-    r"^\W*(?:e\d|exp(?:eriment)?\.?\s*\d|test|check|experiment|verify|falsif\w*)\b",
+    r"^\W*(?:e\d|exp(?:eriment)?\.?\s*\d|test|check|experiment|verify|falsif\w*)\b"
+    # the hypothesis it is for, by its bracketed label: "For (a): log dtypes ..."
+    r"|^\W*(?:for|to test|to check|testing|checking)\s+\([a-d1-9]\)\s*[:,\u2014\u2013-]",
     re.IGNORECASE,
 )
 # What a hypothesis predicts, under it ("- Prediction: HtoD memcpy events coincide with

@@ -147,6 +147,11 @@ def _prose_fields(line: Line) -> list[tuple[str, str]]:
     return [(text, name) for text, name in pieces if text]
 
 
+def _field_key(label: str) -> str | None:
+    found = match_label(label)
+    return found[0].key if found else None
+
+
 def split_dense(lines: list[Line]) -> list[Line]:
     """``lines`` with each dense paragraph cut into one line per labelled piece or sentence."""
     out: list[Line] = []
@@ -167,11 +172,26 @@ def split_dense(lines: list[Line]) -> list[Line]:
             else:
                 out.append(line)
             continue
-        cuts = [m.start() for m in labels]
+        # a field named in a sentence among the labelled ones: "Workload is a decoder-only
+        # model, ... Hardware: an L4. Top CUDA time: ..."
+        named = {_field_key(m.group(1)) for m in labels}
+        in_prose = {
+            m.start(): m.group(1)
+            for m in _PROSE_FIELD.finditer(line.text)
+            if not line.text[m.end() :].lstrip().startswith(":")
+            and _field_key(m.group(1)) not in named
+        }
+        cuts = sorted({m.start() for m in labels} | set(in_prose))
         if cuts[0] != 0:
             cuts.insert(0, 0)
         for start, end in zip(cuts, [*cuts[1:], len(line.text)], strict=True):
             piece = line.text[start:end].strip(" |\u00b7\u2022")
+            if start in in_prose:
+                block += 1
+                out.append(
+                    line._replace(text=piece, block=block, first=True, bold_lead=in_prose[start])
+                )
+                continue
             label = _LABEL_AT.match(piece)
             parts = [piece] if label and _field_label(label.group(1)) else list(sentences(piece))
             for part in parts:

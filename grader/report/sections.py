@@ -29,7 +29,8 @@ _NAMED_UNIT = rf"{_HYPOTHESIS_NAMES}|check|experiment|verify(?: idea| theory)?"
 _SUBSCRIPT = r"\$?h_\{?%s\}?\$?(?=[\s.:)])"
 # A unit's label: H1, Hyp. 2, E1, (a), (ii), a), 2.
 _MARKER = re.compile(
-    r"^\s*(?:\(?(?:h|hyp(?:othesis)?\.?\s*|(?:e|exp(?:eriment)?\.?|test)\s*(?:for\s+)?h?)\s*(\d)\)?\b"
+    r"^\s*(?:\[[ xX]\]\s*)?"  # a checkbox before the label: "[ ] Hypothesis 1 — ..."
+    r"(?:\(?(?:h|hyp(?:othesis)?\.?\s*|(?:e|exp(?:eriment)?\.?|test)\s*(?:for\s+)?h?)\s*(\d)\)?\b"
     r"|\((i{1,3}|iv|vi{0,3}|[a-h1-9])\)|(i{1,3}|iv|[a-h1-9])[.)]\s|\d{1,2}([a-h])[.)]?\s"
     rf"|{_SUBSCRIPT % '([a-d1-9])'}"
     r"|([1-9])\s(?=[a-z])|([1-9])\s[-\u2013\u2014]\s"  # "1 the inputs ...", "2 - the mask ..."
@@ -161,7 +162,9 @@ def section_of(text: str) -> tuple[str, str] | None:
         return inner[0], plain[tagged.end() :].strip(" *_")
     name = next(n for n, g in m.groupdict().items() if g is not None)
     rest = plain[m.end() :]
-    if _SEPARATOR.search(rest[:45]):
+    if plain[: m.end()].rstrip().endswith(":"):
+        pass  # the lead ran to its colon: "copy_/to: probably casting. Could also be ..."
+    elif _SEPARATOR.search(rest[:45]):
         rest = _LEAD_TAIL.sub("", rest, count=1)
     elif len(plain.split()) <= 8 and (not rest.rstrip().endswith(".") or _ALSO_NAMED.match(rest)):
         rest = ""  # a lead standing alone: "What I would leave alone for now"
@@ -275,7 +278,8 @@ CONTINUES = {
     "hypotheses": re.compile(
         r"(?:another|a (?:second|third|further)|the (?:other|second|third)|second(?:ly)?|"
         r"my (?:second|other|next)(?: (?:guess|idea|hypothesis|theory|suspect|one))?\b|"
-        r"third(?:ly)?|alternatively|or (?:maybe|perhaps)|it (?:could|might|may) also)\b"
+        r"third(?:ly)?|alternatively|or (?:maybe|perhaps)"
+        r"|(?:it |that |this )?(?:could|might|may) also)\b"
         # "Hypothesis: a cast. Hypothesis: the input is on the cpu.", "Model 1: ... Model 2: ..."
         rf"|(?:hypothesis|{_HYPOTHESIS_NAMES})\s*#?\s*(?:\d|[a-d])?\s*:",
         re.IGNORECASE,
