@@ -569,3 +569,42 @@ def test_a_field_named_in_a_sentence_among_labelled_ones() -> None:
     )
     assert grade_text(text, "partA")["five-fields"]
     assert not grade_text(text.replace("Workload is a", "It is a"), "partA")["five-fields"]
+
+
+ESSAY = """\
+# Reading the Part A profile
+
+A report of this kind begins with the Workload, and here the workload is a decoder-only model \
+at batch 1: a 4096-token prompt, 128 output tokens, bf16 weights. The Hardware is one L4.
+
+Turning to the Top CUDA time, the largest line is aten::matmul at 38.4 ms, with flash attention \
+at 31.7 ms: the math. By contrast, copy_ and to spend 35 ms moving 2.8 GiB, work that some line \
+of code decided to do and that needs explaining first.
+
+The Top CPU / orchestration cost points elsewhere: tokenizer.encode takes 22 ms of CPU and no \
+GPU time, yet it lands on the time to first token.
+
+My Next experiment is a single re-profile with with_stack=True, grouping aten::to by its stack.
+"""
+
+
+def test_an_essay_that_names_the_fields_in_its_sentences() -> None:
+    got = grade_text(ESSAY, "partA")
+    assert got["five-fields"] and got["one-next-experiment"]
+    assert got["separates-math-from-movement"] and got["tokenizer-outside-gpu"]
+    # a report that labels its fields is not read as an essay: its prose names no field
+    labelled = "Workload: decoder-only, batch 1\nHardware: L4\n\n" + ESSAY.split("\n\n", 2)[2]
+    assert not grade_text(labelled.replace("My Next experiment is", "I would"), "partA")[
+        "one-next-experiment"
+    ]
+
+
+def test_a_question_that_asks_what_takes_the_field() -> None:
+    text = (
+        "**What is the Workload?**\nA decoder-only LLM, batch 1, 4096 in, 128 out, bf16.\n\n"
+        "**What is the Hardware?**\nA single L4.\n\n**What takes the Top CUDA time?**\n"
+        "aten::matmul at 38.4 ms, then flash attention.\n\n**What is the Top CPU / "
+        "orchestration cost?**\ntokenizer.encode, 22 ms.\n\n**What is the Next experiment?**\n"
+        "Re-run with with_stack=True and find who calls aten::to.\n"
+    )
+    assert grade_text(text, "partA")["five-fields"]

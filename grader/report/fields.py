@@ -44,7 +44,9 @@ _NUMBERING = re.compile(
 _LEADER = re.compile(r"\.{3,}|…|\S  \S|\s(?:->|→|=>|⇒|\|)\s")
 _DECOR = re.compile(r"[*_`#~]+")
 _ASKED = re.compile(
-    r"^(?:what(?:'s|\s+is|\s+was|\s+are|\s+were)?|which)\s+(?:(?:the|your)\s+)?", re.I
+    r"^(?:what(?:'s|\s+is|\s+was|\s+are|\s+were|\s+takes|\s+took|\s+leads|\s+dominates)?|which)"
+    r"\s+(?:(?:the|your)\s+)?",
+    re.I,
 )
 # "TODO (not sure between compile and cuda graphs)", "TBD - need to discuss": a placeholder
 # with an aside after it is still a placeholder, and so is one put off: "TBD after standup".

@@ -125,26 +125,52 @@ def unwrap_questions(lines: list[Line]) -> list[Line]:
 _PROSE_FIELD = re.compile(
     r"(?:(?<=[.;]\s)|^|\b(?:[Tt]he|and the|[Ff]or|[Ff]or the|[Aa]s (?:the|my)|[Mm]y)\s)"
     r"(Workload|Hardware|Top CUDA time|Top CPU ?/ ?orchestration(?: cost)?|Next experiment)\b"
-    r"(?=,?\s+(?:is|are|was|would be|I would|I'd|I will|the)\b|\s*[:,\u2014\u2013-]\s)"
+    r"(?=,?\s+(?:(?:this time|again|here|itself|too|also|then|now)\s+)?(?:is|are|was|would be|"
+    r"I would|I'd|I will|the|belongs?|comes?|goes|tells|shows|points|sits|lies|reads|says|looks)\b"
+    r"|\s*[:,\u2014\u2013-]\s)"
 )
 
 
-def _prose_fields(line: Line) -> list[tuple[str, str]]:
-    """A paragraph that names three or more of the five fields in its sentences: cut where
-    each is named, each piece as written with its field's name (the text before the first
-    stays a piece of its own)."""
+def _prose_fields(line: Line, least: int = 3) -> list[tuple[str, str]]:
+    """A paragraph that names three or more of the five fields in its sentences (or, in an
+    essay that names them across its paragraphs, ``least`` of them): cut where each is
+    named, each piece as written with its field's name (the text before the first stays a
+    piece of its own)."""
     found = list(_PROSE_FIELD.finditer(line.text))
-    if len({m.group(1) for m in found}) < 3:
+    if not found or len({m.group(1) for m in found}) < least:
         return []
     cuts = [m.start() for m in found]
     pieces = [(line.text[: cuts[0]].strip(), "")] if cuts[0] > 0 else []
     for m, end in zip(found, [*cuts[1:], len(line.text)], strict=True):
         pieces.append((line.text[m.start() : end].strip(" ,"), m.group(1)))
     # the last field ends with its sentence; what follows is the paragraph's own sentences
-    last, name = pieces.pop()
-    first, *rest = sentences(last)
-    pieces += [(first, name), *((sentence, "") for sentence in rest)]
+    # (in an essay, a paragraph that names one or two fields is all their answer)
+    if len({m.group(1) for m in found}) >= 3:
+        last, name = pieces.pop()
+        first, *rest = sentences(last)
+        pieces += [(first, name), *((sentence, "") for sentence in rest)]
     return [(text, name) for text, name in pieces if text]
+
+
+def _essay(lines: list[Line]) -> bool:
+    """An essay that introduces the fields in its sentences, paragraph by paragraph ("The
+    Hardware is one L4.", "Turning to the Top CUDA time, ...", "My Next experiment is ..."):
+    three or more fields named so, and fewer than three lines that open with a field's
+    label."""
+    named = {
+        _field_key(m.group(1))
+        for ln in lines
+        if ln.kind == "paragraph"
+        for m in _PROSE_FIELD.finditer(ln.text)
+    }
+    labelled = any((m := _ANY_LABEL.match(ln.text)) and match_label(m.group(1)) for ln in lines)
+    return len(named - {None}) >= 3 and not labelled
+
+
+# A field's label opening a line, however it is decorated ("**Workload:**", "- Hardware —").
+_ANY_LABEL = re.compile(
+    r"^\W*(?:\d{1,2}[.)]\W*)?([A-Za-z][\w /&'’-]{0,40}?)\W*\s*(?:[:\u2014\u2013]|\s-\s)"
+)
 
 
 def _field_key(label: str) -> str | None:
@@ -156,6 +182,7 @@ def split_dense(lines: list[Line]) -> list[Line]:
     """``lines`` with each dense paragraph cut into one line per labelled piece or sentence."""
     out: list[Line] = []
     block = max((ln.block for ln in lines), default=0)
+    least = 1 if _essay(lines) else 3
     for line in lines:
         dense = line.kind == "paragraph" and line.text.count(":") >= MIN_LABELS
         labels = list(_LABEL_AT.finditer(line.text)) if dense else []
@@ -164,7 +191,7 @@ def split_dense(lines: list[Line]) -> list[Line]:
         # two labels on a line split it only when both are spelled exactly ("Workload: ...
         # bs1. Hardware: L4."); "Next: copy_ 19.6 ms" after a field is prose, not a field
         if known < 3 and exact < MIN_LABELS:
-            prose = _prose_fields(line) if line.kind == "paragraph" else []
+            prose = _prose_fields(line, least) if line.kind == "paragraph" else []
             if prose:
                 for piece, name in prose:
                     block += 1
