@@ -400,6 +400,25 @@ def test_terms_made_each_others_property(top_cuda: str, passed: bool) -> None:
             True,
             False,
         ),
+        # an essay's causes: "two quite different mistakes. In the first scenario ... In the
+        # second scenario ...", each with "A simple test is ..." / "Here the test is ..."
+        (
+            "The copies could arise from two quite different mistakes. In the first scenario, the "
+            "KV cache is stored in fp32 and every layer casts it to bf16. A simple test is to "
+            "print cache.dtype. In the second scenario, a mask is built on the CPU and copied to "
+            "the GPU at each step. Here the test is a timeline: HtoD memcpys in Nsight Systems "
+            "confirm it.",
+            True,
+            True,
+        ),
+        (
+            "Why are the copies there? I can see two distinct stories. According to the first, "
+            "the KV cache is fp32 and cast on every layer. According to the second, the input ids "
+            "cross from host to device each step. For the first, I would print the dtype of the "
+            "cache; for the second, I would look for HtoD memcpys in the trace.",
+            True,
+            True,
+        ),
         # ... and a test for only one of them
         (
             "hypothesis one the mask is built in fp32 and cast every layer, to test that I log "

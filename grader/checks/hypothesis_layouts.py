@@ -206,8 +206,9 @@ _EITHER = re.compile(r"\b(?:either|guess|suspect|could be|might be|probably)\b[:
 
 
 _SAYS_HOW_MANY = re.compile(
-    r"\b(?:two|2|a couple of|several) (?:\w+ )?(?:explanations?|hypothes[ie]s|causes?|reasons?|"
-    r"possibilit(?:y|ies)|guess(?:es)?|suspects?|candidates?|theor(?:y|ies)|ideas)\b",
+    r"\b(?:two|2|a couple of|several) (?:\w+ ){0,2}(?:explanations?|hypothes[ie]s|causes?|reasons?|"
+    r"possibilit(?:y|ies)|guess(?:es)?|suspects?|candidates?|theor(?:y|ies)|ideas|stories|"
+    r"scenarios|mistakes|mechanisms|sources|culprits)\b",
     re.I,
 )
 _COMMA_NEXT = re.compile(r",\s*(?=(?:and\s+)?(?:the\s+)?(?:second|another|other one)\b)", re.I)

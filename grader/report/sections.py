@@ -279,6 +279,7 @@ CONTINUES = {
         r"(?:another|a (?:second|third|further)|the (?:other|second|third)|second(?:ly)?|"
         r"my (?:second|other|next)(?: (?:guess|idea|hypothesis|theory|suspect|one))?\b|"
         r"third(?:ly)?|alternatively|or (?:maybe|perhaps)"
+        r"|(?:according to|in|under) the (?:second|other|third)"
         r"|(?:it |that |this )?(?:could|might|may) also)\b"
         # "Hypothesis: a cast. Hypothesis: the input is on the cpu.", "Model 1: ... Model 2: ..."
         rf"|(?:hypothesis|{_HYPOTHESIS_NAMES})\s*#?\s*(?:\d|[a-d])?\s*:",
