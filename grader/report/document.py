@@ -13,6 +13,7 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from grader.report.bounds import check_text, parse_tokens
+from grader.report.notebook import uncode
 
 MAX_BYTES = 1_000_000  # a report larger than this is refused: no learner writes 1 MB
 
@@ -170,6 +171,7 @@ def parse_document(text: str) -> list[Line]:
         text = _OTHERS_WORDS.sub(_blank, text)
     if "\u2022" in text or "\u25e6" in text or "\u25aa" in text or "\u25cf" in text:
         text = _GLYPH_BULLET.sub(r"\1-", text)  # "• A: ..." pasted from a word processor
+    text = uncode(text)  # a notebook's export: '"Workload": "...",' is "Workload: ..."
     tokens = parse_tokens(parser_for(text), text)
     source = text.split("\n")
     lines: list[Line] = []

@@ -1,0 +1,64 @@
+"""Reports exported from a notebook or a script: answers given as code are read as fields."""
+
+from __future__ import annotations
+
+import pytest
+
+from grader.report.notebook import uncode
+from tests.test_statements import grade_text
+
+
+@pytest.mark.parametrize(
+    ("line", "read"),
+    [
+        (
+            '    "Top CUDA time": "matmul 38.4 ms, the math",',
+            "Top CUDA time: matmul 38.4 ms, the math",
+        ),
+        (
+            'next_experiment = "re-run with with_stack=True"',
+            "Next experiment: re-run with with_stack=True",
+        ),
+        (
+            "# Next experiment: with_stack=True, sort by line",
+            "Next experiment: with_stack=True, sort by line",
+        ),
+        # a cell marker, code and prose stay as they are
+        ("# In[3]:", "# In[3]:"),
+        ("math = df.cuda_ms[:2].sum()", "math = df.cuda_ms[:2].sum()"),
+    ],
+)
+def test_a_line_of_code_that_answers_is_a_labelled_line(line: str, read: str) -> None:
+    assert uncode(f"# In[1]:\n{line}").split("\n")[1] == read
+
+
+def test_a_text_that_is_no_export_is_left_alone() -> None:
+    text = 'Workload: batch 1\nnote = "x"\n# Next experiment: y'
+    assert uncode(text) == text
+    assert uncode("x\n" * 3) == "x\n" * 3
+
+
+EXPORT = """\
+# In[2]:
+
+
+report = {
+    "Workload": "decoder-only LLM, 4096-token prompt, 128 new tokens, bf16, batch 1",
+    "Hardware": "single NVIDIA L4",
+    "Top CUDA time": "matmul + flash attention = ~70 ms of model math; "
+                     "copy_ + to = ~35 ms that is just moving bytes and should not be needed",
+    "Top CPU / orchestration cost": "tokenizer.encode 22 ms on the host (0 ms CUDA), "
+                                    "but the request waits for it, so it is part of TTFT",
+    "Next experiment": "re-run the profiler with with_stack=True to see which line calls .to()",
+}
+"""
+
+
+def test_a_notebooks_report_dict_is_graded_as_its_fields() -> None:
+    got = grade_text(EXPORT, "partA")
+    assert got["five-fields"] and got["one-next-experiment"]
+    assert got["next-experiment-targets-bottleneck"] and got["tokenizer-outside-gpu"]
+    # the same dict with a field left out
+    assert not grade_text(EXPORT.replace('    "Hardware": "single NVIDIA L4",\n', ""), "partA")[
+        "five-fields"
+    ]
