@@ -23,8 +23,12 @@ from tests.test_statements import grade_text
             "# Next experiment: with_stack=True, sort by line",
             "Next experiment: with_stack=True, sort by line",
         ),
+        # a markdown cell exported as comments: a bullet, a heading
+        ("# - A: matmul top = real prefill math", "- A: matmul top = real prefill math"),
+        ("# # Part B - contrast", "# Part B - contrast"),
         # a cell marker, code and prose stay as they are
         ("# In[3]:", "# In[3]:"),
+        ("# Out[3]:", "# Out[3]:"),
         ("math = df.cuda_ms[:2].sum()", "math = df.cuda_ms[:2].sum()"),
     ],
 )
@@ -62,3 +66,19 @@ def test_a_notebooks_report_dict_is_graded_as_its_fields() -> None:
     assert not grade_text(EXPORT.replace('    "Hardware": "single NVIDIA L4",\n', ""), "partA")[
         "five-fields"
     ]
+
+
+def test_a_contrast_written_as_comment_bullets_is_four_bullets() -> None:
+    text = (
+        "# In[1]:\n# Workload: bs1, 32 in / 128 out, tiny hidden\n# Hardware: L4\n"
+        "# Top CUDA time: matmul 6.1 ms / 240 calls (~25 us each)\n"
+        "# Top CPU / orchestration cost: Python loop 38 ms > ~15 ms GPU -> GPU starved\n"
+        "# Next experiment: CUDA graphs on the decode step\n"
+        "# - A: matmul top = real prefill math\n# - B: matmul top = tiny calls, GPU idle\n"
+        "# - A: movement; B: launches\n# - no fused attn: no attention here, GPU waits on host\n"
+    )
+    got = grade_text(text, "partB")
+    assert got["five-fields"] and got["contrast-four-bullets"] and got["top-cuda-meaning"]
+    # three comment bullets are three
+    three = text.replace("# - A: movement; B: launches\n", "")
+    assert not grade_text(three, "partB")["contrast-four-bullets"]

@@ -32,8 +32,10 @@ _EXPORT = re.compile(
 )
 
 
-# a comment that answers: "# Next experiment: with_stack=True ...", "# not yet: slice, tiny"
-_COMMENT_LABEL = re.compile(r"^#\s+(?!In\s*\[)(?P<rest>[A-Za-z][\w /&'-]{0,40}:\s*\S.*)$")
+# A comment, or a markdown cell exported as comments: its words without the "# " ("# Next
+# experiment: ...", "# - A: matmul top = real prefill math", "# # Part A" is a heading);
+# the cell markers stay ("# In[3]:", "# Out[3]:").
+_COMMENT_LABEL = re.compile(r"^#[ \t]+(?!(?:In|Out)\s*\[)(?P<rest>\S.*)$")
 
 
 def _label(key: str) -> str:
