@@ -57,11 +57,11 @@ _EQUATIONS = 2
 
 
 def _equated(report: Report) -> Evidence | None:
-    found = [(t, len(mentions("equated_terms", t.text))) for t in report.text_lines]
-    found = [(t, n) for t, n in found if n]
+    found = [(t, n) for t in report.text_lines if (n := len(mentions("equated_terms", t.text)))]
     if sum(n for _, n in found) < _EQUATIONS:
         return None
-    return Evidence(found[0][0].number, found[0][0].text)
+    first = found[0][0]
+    return Evidence(first.number, first.text)
 
 
 def _listed(report: Report) -> Evidence | None:

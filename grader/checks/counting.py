@@ -120,7 +120,7 @@ _SAME_THING = re.compile(
 _SPACED_SLASH = re.compile(r"\s/\s")
 
 
-def _changes_side_by_side(value: str) -> bool:
+def _kernels_side_by_side(value: str) -> bool:
     pieces = [_attention_names(p) for p in _SPACED_SLASH.split(value)]
     named = [p for p in pieces if p]
     return len(named) >= 2 and len(frozenset().union(*named)) >= 2
@@ -136,7 +136,7 @@ def _offers_alternatives(value: str) -> bool:
     """Alternatives offered, unless each is a way to look, not a change: "set a breakpoint
     on Tensor.to (or use with_stack=True)" is one probe, as probes together are one
     experiment; "write a Triton kernel (or just try FlashAttention-3)" is two."""
-    if _changes_side_by_side(value):
+    if _kernels_side_by_side(value):
         return True
     for m in _ALTERNATIVES.finditer(value):
         close = value.find(")", m.end())
@@ -153,7 +153,8 @@ def _offers_alternatives(value: str) -> bool:
                 return True  # "check the copies, or maybe attention, not sure which"
             if _SAME_THING.search(offered):
                 continue  # "fuse add+relu into one kernel (or let torch.compile generate it)"
-            if _attention_names(offered) - _attention_names(before) and _attention_names(before):
+            kernels = _attention_names(before)
+            if kernels and _attention_names(offered) - kernels:
                 return True  # "FlashAttention-3 (or an xformers kernel)": another kernel
             tools = changes_in(offered) - FIX_KINDS
             if has("test_probe", before) and not tools:

@@ -244,13 +244,8 @@ def _spoken_units(para: Unit, part: str = "hypotheses") -> list[Unit]:
         return []  # "one ..., two ...", in order, or it is no numbering
     ends = [m.start() for m in marks[1:]] + [len(para.text)]
     units = [
-        Unit(
-            para.text[m.end() : end].strip(" ;,"),
-            para.line,
-            _SPOKEN[m.group(m.lastindex or 1).lower()],
-            False,
-        )
-        for m, end in zip(marks, ends, strict=True)
+        Unit(para.text[m.end() : end].strip(" ;,"), para.line, _SPOKEN[number], False)
+        for m, end, number in zip(marks, ends, said, strict=True)
     ]
     if part == "experiments":
         return units if all(is_test(u.text) for u in units) else []

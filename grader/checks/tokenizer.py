@@ -38,13 +38,14 @@ def tokenizer_outside_gpu(ctx: Context) -> Verdict:
     titled = False  # the line before was a title naming the tokenizer ("Q: Tokenizer?")
     headings = {ln.number for ln in ctx.report.lines if ln.kind == "heading"}
     headed = False  # under a heading that names the tokenizer ("## Slide 3 — The tokenizer")
-    field_about: tuple[str, bool] = ("", False)  # the field a line stands in, and whether its
-    # lines so far spoke of the tokenizer ("tokenizer.encode (22 ms)" over "- not on the GPU")
+    # the field whose lines so far spoke of the tokenizer ("tokenizer.encode (22 ms)" over
+    # "- not on the GPU at all"), or ""
+    told_in = ""
     for tl in ctx.report.text_lines:
         title = _title_of_tokenizer(tl.text)
         if tl.number in headings:
             headed = title
-        same_field = tl.where in ctx.report.fields and field_about == (tl.where, True)
+        same_field = tl.where in ctx.report.fields and told_in == tl.where
         carried, titled = titled or headed or same_field, title
         for written, note in _with_footnotes(line_sentences(tl.text), notes):
             if is_keyword_list(written):
@@ -56,7 +57,7 @@ def tokenizer_outside_gpu(ctx: Context) -> Verdict:
             about = own or ((carried or note) and carries_subject(sentence) and not other)
             carried = about
             if tl.where in ctx.report.fields:
-                field_about = (tl.where, about or field_about == (tl.where, True))
+                told_in = tl.where if about or told_in == tl.where else ""
             if not about:
                 continue
             cpu = bool(mentions("cpu_side", sentence))

@@ -13,10 +13,12 @@ from grader.report.sections import section_of, undecorated
 
 _LABEL = re.compile(r"^([^:\u2014\u2013]{1,80}?)\s*[:\u2014\u2013]\s*")
 _LEAD_WORDS = frozenset(_raw()["not_yet_lead_words"].split())
+# Words that call the thing small: its reason, whether or not more is said around them.
+_SMALL = r"tiny|small|cheap|negligible|trivial|insignificant|minor"
 _THING_END = re.compile(
-    r"[.;:\u2014\u2013(→⇒]|\s-\s|\s[-=]>\s|\bbecause\b|\bsince\b|\bb/c\b|\bbc\b|\bcuz\b|,\s*(?:as|but)\b|,\s*(?=\d|only\b|its?\b|they\b|too\b|already\b|just\b|tiny\b|small\b|cheap\b|negligible\b|minor\b|trivial\b)"
-    # "slice, lots of calls but tiny cuda time": a clause after the thing that calls it small
-    r"|,\s*(?=[^,.;]{0,40}\b(?:tiny|small|cheap|negligible|trivial|insignificant|minor)\b)"
+    r"[.;:\u2014\u2013(→⇒]|\s-\s|\s[-=]>\s|\bbecause\b|\bsince\b|\bb/c\b|\bbc\b|\bcuz\b|,\s*(?:as|but)\b|,\s*(?=\d|only\b|its?\b|they\b|too\b|already\b|just\b)"
+    # "slice, tiny", "slice, lots of calls but tiny cuda time": a clause that calls it small
+    rf"|,\s*(?=[^,.;]{{0,40}}\b(?:{_SMALL})\b)"
     # "attention, flash is fine": a clause of its own after the thing is its reason
     r"|,\s*(?=(?:\w+\s){0,3}(?:is|are|was|were|has|have|costs?|takes?|looks?|seems?)\b)"
     # "The flash attention kernel, on the ground that it is already ...": a reason's lead
@@ -27,9 +29,7 @@ _NAME = re.compile(r"^[A-Za-z_][\w./:-]{0,48}$")
 _API = re.compile(r"torch\.|record_function|nvtx|range_(?:push|pop)|with_stack|profile", re.I)
 MIN_REASON_WORDS = 3
 # A reason can be one word when the word is the reason: "slice - tiny", "attention: already flash".
-_ONE_WORD_REASON = re.compile(
-    r"\b(?:tiny|small|cheap|negligible|already|noise|trivial|insignificant|minor)\b", re.I
-)
+_ONE_WORD_REASON = re.compile(rf"\b(?:{_SMALL}|already|noise)\b", re.I)
 
 
 # A "not yet" whose words go straight to the reason: "Not yet because reason."

@@ -137,7 +137,8 @@ def _prose_fields(line: Line, least: int = 3) -> list[tuple[str, str]]:
     named, each piece as written with its field's name (the text before the first stays a
     piece of its own)."""
     found = list(_PROSE_FIELD.finditer(line.text))
-    if not found or len({m.group(1) for m in found}) < least:
+    fields = {m.group(1) for m in found}
+    if not found or len(fields) < least:
         return []
     cuts = [m.start() for m in found]
     pieces = [(line.text[: cuts[0]].strip(), "")] if cuts[0] > 0 else []
@@ -145,7 +146,7 @@ def _prose_fields(line: Line, least: int = 3) -> list[tuple[str, str]]:
         pieces.append((line.text[m.start() : end].strip(" ,"), m.group(1)))
     # the last field ends with its sentence; what follows is the paragraph's own sentences
     # (in an essay, a paragraph that names one or two fields is all their answer)
-    if len({m.group(1) for m in found}) >= 3:
+    if len(fields) >= 3:
         last, name = pieces.pop()
         first, *rest = sentences(last)
         pieces += [(first, name), *((sentence, "") for sentence in rest)]
@@ -163,8 +164,9 @@ def _essay(lines: list[Line]) -> bool:
         if ln.kind == "paragraph"
         for m in _PROSE_FIELD.finditer(ln.text)
     }
-    labelled = any((m := _ANY_LABEL.match(ln.text)) and match_label(m.group(1)) for ln in lines)
-    return len(named - {None}) >= 3 and not labelled
+    if len(named - {None}) < 3:
+        return False
+    return not any((m := _ANY_LABEL.match(ln.text)) and match_label(m.group(1)) for ln in lines)
 
 
 # A field's label opening a line, however it is decorated ("**Workload:**", "- Hardware —").
