@@ -82,3 +82,40 @@ def test_a_contrast_written_as_comment_bullets_is_four_bullets() -> None:
     # three comment bullets are three
     three = text.replace("# - A: movement; B: launches\n", "")
     assert not grade_text(three, "partB")["contrast-four-bullets"]
+
+
+@pytest.mark.parametrize(
+    ("code", "read"),
+    [
+        # an entry of a dict set by subscript
+        ('report["Hardware"] = "L4"', ["Hardware: L4"]),
+        # a list of strings: a labelled line and its items; the list's end is blank
+        (
+            'contrast = [\n    "A: real math",\n    "B: tiny calls",\n]',
+            ["Contrast:", "- A: real math", "- B: tiny calls", ""],
+        ),
+        # a list of pairs: the cause and the test it leads to
+        (
+            'hyps = [\n  ("fp32 casts", "print dtypes"),\n]',
+            ["Hyps:", "- fp32 casts -> print dtypes", ""],
+        ),
+        # code that answers nothing stays
+        ("xs = [\n  f(1),\n]", ["xs = [", "  f(1),", "]"]),
+    ],
+)
+def test_code_that_answers_is_rewritten_line_for_line(code: str, read: list[str]) -> None:
+    assert uncode(f"# In[1]:\n{code}").split("\n")[1:] == read
+
+
+def test_a_cells_fence_goes_only_when_the_cell_answers() -> None:
+    text = "**In [3]:**\n```python\n# - A: matmul top\n```\n\n```\naten::copy_ 35 ms\n```"
+    assert uncode(text).split("\n") == [
+        "**In [3]:**",
+        "",
+        "- A: matmul top",
+        "",
+        "",
+        "```",
+        "aten::copy_ 35 ms",
+        "```",
+    ]

@@ -29,7 +29,7 @@ _NEXT_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 _LINE_LEAD = re.compile(
     r"\n\s*(?:[-*+]\s+)?(?:[^\w\s]{1,6}\s+)?"  # a mark before the label: "✅/❌ test: ..."
     r"(?=(?:->|→|=>|⇒)|(?:e\d|exp\.?\s*\d|test|check|experiment|verify|method|procedure|"
-    r"confirm|falsif\w*|how to (?:test|check))\b[^:\n]{0,24}[:\u2014\u2013-]"
+    r"confirm|falsif\w*|kill|refute|disprove|how to (?:test|check))\b[^:\n]{0,24}[:\u2014\u2013-]"
     r"|(?:test|check|experiment)\.\s)",  # a lead with a full stop: "*Test.* Look for ..."
     re.IGNORECASE,
 )
