@@ -19,6 +19,8 @@ from grader.report.language import (
 from grader.report.model import Report, TextLine
 
 _BARE_ITEM_WORDS = 5
+# Fields that ask what the profile shows: a kernel listed there is a reading, not a step.
+_READINGS = frozenset({"workload", "hardware", "top_cuda", "top_cpu"})
 
 
 def _lead_before(report: Report, tl: TextLine) -> str:
@@ -80,6 +82,7 @@ def _attention_proposal(report: Report) -> tuple[TextLine, str] | None:
         in_next = tl.where == "next_experiment"
         bare_item = (
             len(tl.text.split()) <= _BARE_ITEM_WORDS
+            and tl.where not in _READINGS  # the top op named under "Top CUDA time"
             and _is_item(report, tl)
             and not has("glossary_lead", _lead_before(report, tl))
         )

@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 
 from grader.report.bounds import check_text, parse_tokens
 from grader.report.notebook import uncode
+from grader.report.plaintext import ungrid, unletter
 
 MAX_BYTES = 1_000_000  # a report larger than this is refused: no learner writes 1 MB
 
@@ -157,7 +158,15 @@ def _lazy_label(source: list[str], number: int, raw: str) -> bool:
     """Is line ``number`` (1-based) of an item's paragraph a label written at the margin
     (not indented under the item, as a wrapped line of it would be)?"""
     here = source[number - 1] if 0 < number <= len(source) else ""
-    return here[:1] not in (" ", "\t", ">") and bool(_LABEL_LINE.match(raw))
+    if here[:1] in (" ", "\t", ">"):
+        return False
+    if _LABEL_LINE.match(raw):
+        return True
+    # a field's name alone, the answer in an outline under it: "Hardware" then "  - L4"
+    from grader.report.fields import match_label  # fields reads lines this module makes
+
+    hit = match_label(raw.strip(" *_"))
+    return hit is not None and not hit[2]
 
 
 def parse_document(text: str) -> list[Line]:
@@ -172,6 +181,8 @@ def parse_document(text: str) -> list[Line]:
     if "\u2022" in text or "\u25e6" in text or "\u25aa" in text or "\u25cf" in text:
         text = _GLYPH_BULLET.sub(r"\1-", text)  # "• A: ..." pasted from a word processor
     text = uncode(text)  # a notebook's export: '"Workload": "...",' is "Workload: ..."
+    text = ungrid(text)  # a box drawn with + - |: "| WORKLOAD | decode, bs=1 |"
+    text = unletter(text)  # "a) ...", "b) ...": a list, lettered
     tokens = parse_tokens(parser_for(text), text)
     source = text.split("\n")
     lines: list[Line] = []
