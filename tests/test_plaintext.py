@@ -97,3 +97,27 @@ def test_a_kernel_listed_under_top_cuda_time_is_a_reading_not_a_step() -> None:
         "Next experiment: profile", "Next experiment\n  - FlashAttention-3\n  - profile"
     )
     assert not grade_text(proposed, "partA")["no-premature-attention-kernel"]
+
+
+OUTLINE = """\
+- Workload:
+  - decoder-only LLM; 4096 prompt tokens; 128 out; bf16; batch 1
+- Hardware:
+  - one L4
+- Top CUDA time:
+  - matmul 38.4 ms + flash attention 31.7 ms
+    - that's the model math, fine
+  - copy_/to: 34.7 ms together and 5.6 GiB moved
+    - this is movement, not math; I want to know why it exists before anything else
+- Top CPU / orchestration cost:
+  - tokenizer.encode: 22 ms of CPU, zero GPU; it sits in front of prefill, so it adds to TTFT
+- Next experiment:
+  - profile with with_stack=True and find which code calls aten::to
+"""
+
+
+def test_a_sub_item_in_a_field_speaks_of_the_item_above_it() -> None:
+    assert grade_text(OUTLINE, "partA")["separates-math-from-movement"]
+    # the same words as items of their own, each a step to the side: nothing carries the subject
+    flat = OUTLINE.replace("    - that's", "  - that's").replace("    - this is", "  - this is")
+    assert not grade_text(flat, "partA")["separates-math-from-movement"]

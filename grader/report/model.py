@@ -126,10 +126,36 @@ class Report:
                 continue  # "Ideas I considered and threw out:": not said of this run
             out.append(TextLine(ln.number, ln.text, where))
         out.sort(key=lambda t: t.number)
-        return [t for t in _join_wrapped(out, self.lines) if not is_keyword_list(t.text)]
+        joined = _with_parent_items(_join_wrapped(out, self.lines), self.lines, set(self.fields))
+        return [t for t in joined if not is_keyword_list(t.text)]
 
     def lines_in(self, *wheres: str) -> list[TextLine]:
         return [t for t in self.text_lines if t.where in wheres]
+
+
+def _with_parent_items(lines: list[TextLine], doc: list[Line], fields: set[str]) -> list[TextLine]:
+    """A field answered as an outline: an item's first sub-item, right below it, is read with
+    it ("copy_ + to, 34.7 ms" / "  - not math: moving and casting tensors"), as the sub-item
+    says what the item is without naming it again."""
+    item_at = {ln.number: ln for ln in doc if ln.kind == "item" and ln.first}
+    out: list[TextLine] = []
+    for tl in lines:
+        child = item_at.get(tl.number)
+        head = out[-1] if out else None
+        parent = item_at.get(head.number) if head is not None else None
+        if (
+            head is not None
+            and child is not None
+            and parent is not None
+            and tl.where == head.where
+            and tl.where in fields
+            and child.level == parent.level + 1
+            and child.list_id != parent.list_id
+        ):
+            out[-1] = TextLine(head.number, f"{head.text.rstrip()} \u2014 {tl.text}", head.where)
+            continue
+        out.append(tl)
+    return out
 
 
 _WRAP_END = re.compile(r"[.!?:]\s*$")
