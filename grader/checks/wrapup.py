@@ -40,6 +40,10 @@ _NO_THING = re.compile(r"^\W*(?:because|since|as|b/c|bc|cuz)\b", re.IGNORECASE)
 # ready to be optimized yet", "anything glamorous", "not optimizing prematurely".
 _VAGUE_WORDS = frozenset(_raw()["not_yet_vague_words"].split())
 _LEAD_ONLY = re.compile(r"^\W*not (?:yet|now|for now)\W*(?:[.:\u2014\u2013-]\W*)", re.IGNORECASE)
+_ANYTHING_ON = re.compile(
+    r"^\W*(?:anything|everything)\s+(?:on|about|in|for|around|touching|related to|to do with)\s",
+    re.IGNORECASE,
+)
 _NOTHING_FIRST = re.compile(r"^\W*(?:is |are )?(?:nothing|anything|everything)\b", re.IGNORECASE)
 
 
@@ -49,6 +53,10 @@ def _names_nothing(text: str) -> bool:
     m = _THING_END.search(text)
     thing = text[: m.start()] if m else text
     words = {w.lower().strip("*_`'\".,") for w in thing.split()} - {""}
+    about = _ANYTHING_ON.match(thing)  # "anything on attention" names attention
+    if about is not None:
+        rest = words - {w.lower() for w in about.group(0).split()}
+        return not rest or rest <= _VAGUE_WORDS
     return bool(_NOTHING_FIRST.match(thing)) or (bool(words) and words <= _VAGUE_WORDS)
 
 

@@ -1,0 +1,47 @@
+"""Statements from the twentieth unseen round, each a table row.
+
+s68 to s72 were measured once, unseen, with the rules of e5e0730 (94.3%), before their
+disagreements were read: a graduate class, a corporate upskilling cohort, nested outlines,
+plain-text submissions (capitals, boxes drawn with + - |, lettered lists) and a class that
+computes shares and per-call times.  Their layouts are pinned in tests/test_plaintext.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_statements import NO_LEAD, grade
+
+
+@pytest.mark.parametrize(
+    ("diagnosis", "passed"),
+    [
+        # not knowing, yet, why the copies exist is the need for an explanation
+        ("copy_ + to (34.7 ms) is movement, and I do not know yet why it exists.", True),
+        ("copy_ + to (34.7 ms) is movement, and I don't know exactly why it is there.", True),
+        ("copy_ + to (34.7 ms) is movement, and I do not know yet what it is for.", True),
+        # knowing is no doubt
+        ("copy_ + to (34.7 ms) is movement, and I know what it is for.", False),
+    ],
+)
+def test_not_knowing_yet_why_the_copies_exist(diagnosis: str, passed: bool) -> None:
+    got = grade("partA", diagnosis=diagnosis, next=NO_LEAD)
+    assert got["diagnosis-matches"] is passed
+
+
+@pytest.mark.parametrize(
+    ("not_yet", "passed"),
+    [
+        # "anything on attention" names attention; its reason is the next sentence
+        (
+            "Not yet: anything on attention. It's already the flash kernel; replacing it now "
+            "would hide the real question.",
+            True,
+        ),
+        ("Not yet: everything to do with attention, because it is already flash.", True),
+        # "anything glamorous" names no part of the run
+        ("Not yet: anything glamorous, because it would be premature.", False),
+    ],
+)
+def test_anything_on_a_thing_names_it(not_yet: str, passed: bool) -> None:
+    assert grade("partA", not_yet=not_yet)["not-yet-with-reason"] is passed
