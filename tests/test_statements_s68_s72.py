@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_statements import NO_LEAD, grade
+from tests.test_statements import NO_LEAD, experiments_in, grade
 
 
 @pytest.mark.parametrize(
@@ -45,3 +45,17 @@ def test_not_knowing_yet_why_the_copies_exist(diagnosis: str, passed: bool) -> N
 )
 def test_anything_on_a_thing_names_it(not_yet: str, passed: bool) -> None:
     assert grade("partA", not_yet=not_yet)["not-yet-with-reason"] is passed
+
+
+@pytest.mark.parametrize(
+    ("value", "n"),
+    [
+        # terms and a tool refused: nothing to run, measure or change
+        ("dtype or device movement, not FlashAttention", 0),
+        ("dtype, device, movement, not FlashAttention", 0),
+        # the tool itself proposed is a method
+        ("try FlashAttention-2 on the decode step", 1),
+    ],
+)
+def test_a_tool_refused_is_no_method(value: str, n: int) -> None:
+    assert experiments_in(value) == n

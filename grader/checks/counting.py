@@ -29,7 +29,7 @@ from typing import NamedTuple
 
 from grader.report.fields import Field
 from grader.report.keyword_lists import is_keyword_list, strip_asides
-from grader.report.language import any_change, change_kinds, has, unnegated
+from grader.report.language import any_change, change_kinds, has, mentions, unnegated
 
 # Kinds of change that are facets of one fix rather than separate tools.
 FIX_KINDS = frozenset({"dtype_fix", "device_fix", "sampling_fix", "pinned_memory"})
@@ -340,7 +340,8 @@ _METHOD_KINDS = (
 
 def _has_method(value: str) -> bool:
     """Does the field say anything to run, measure, look up or change?"""
-    return bool(changes_in(value)) or any(has(kind, value) for kind in _METHOD_KINDS)
+    # "dtype or device movement, not FlashAttention": a tool refused is no method
+    return bool(changes_in(value)) or any(mentions(kind, value) for kind in _METHOD_KINDS)
 
 
 def count(f: Field) -> Count:
