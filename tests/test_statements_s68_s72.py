@@ -59,3 +59,18 @@ def test_anything_on_a_thing_names_it(not_yet: str, passed: bool) -> None:
 )
 def test_a_tool_refused_is_no_method(value: str, n: int) -> None:
     assert experiments_in(value) == n
+
+
+@pytest.mark.parametrize(
+    ("not_yet", "passed"),
+    [
+        # a reason that names nothing about the thing declined
+        ("Not yet: attention, because of the ratios.", False),
+        ("Not yet: the attention kernel, because of the evidence above.", False),
+        # a reason that says what the evidence shows
+        ("Not yet: attention, because the ratios put the copies first.", True),
+        ("Not yet: slice, because of its 1.4 ms of CUDA time.", True),
+    ],
+)
+def test_a_reason_says_something_of_the_thing(not_yet: str, passed: bool) -> None:
+    assert grade("partA", not_yet=not_yet)["not-yet-with-reason"] is passed

@@ -60,6 +60,17 @@ def _names_nothing(text: str) -> bool:
     return bool(_NOTHING_FIRST.match(thing)) or (bool(words) and words <= _VAGUE_WORDS)
 
 
+_EMPTY_REASON_WORDS = frozenset(_raw()["not_yet_empty_reason_words"].split())
+
+
+def _gives_reason(reason: str) -> bool:
+    """A reason's cue ("because", "only", "already") with something said after it; "because
+    of the evidence", "because of the ratios" name nothing about the thing declined (how
+    small it is, what it already is, what comes first)."""
+    words = {w.lower().strip("*_`'\".,;:()") for w in reason.split()} - {""}
+    return has("reason_cue", reason) and not words <= _EMPTY_REASON_WORDS
+
+
 def _reason(text: str) -> str:
     """What follows the thing named: the reason, with its "because"/"since" kept."""
     m = _THING_END.search(text)
@@ -105,7 +116,7 @@ def not_yet_with_reason(ctx: Context) -> Verdict:
                 continue  # "Not yet: because it would be premature" names nothing
             reason = _reason(after) if words <= _LEAD_WORDS else after
         enough = len(reason.split()) >= MIN_REASON_WORDS or _ONE_WORD_REASON.search(reason)
-        if enough and has("reason_cue", reason):
+        if enough and _gives_reason(reason):
             # the answer under a lead that only asks ("What are you leaving alone?") is quoted
             answer = sec.lines[0] if (not sec.lead_rest and sec.lines) else sec.lead
             return Verdict.yes(Evidence(answer.number, answer.text))
@@ -138,7 +149,7 @@ def _said_in_prose(ctx: Context) -> Verdict | None:
             # because it is already flash": the question names the thing
             if asked and _NO_THING.match(found[1]):
                 reason = found[1]
-                if len(reason.split()) >= MIN_REASON_WORDS and has("reason_cue", reason):
+                if len(reason.split()) >= MIN_REASON_WORDS and _gives_reason(reason):
                     return Verdict.yes(Evidence(tl.number, tl.text))
             if _NO_THING.match(found[1]) or _names_nothing(found[1]):
                 return Verdict.no(
@@ -151,7 +162,7 @@ def _said_in_prose(ctx: Context) -> Verdict | None:
             words = {w.lower().strip("*_`") for w in label.group(1).split()} if label else set()
             rest = " ".join([found[1] or sentence, *said[i + 1 : i + 2]])
             reason = rest if label and not words <= _LEAD_WORDS else _reason(rest)
-            if len(reason.split()) >= MIN_REASON_WORDS and has("reason_cue", reason):
+            if len(reason.split()) >= MIN_REASON_WORDS and _gives_reason(reason):
                 return Verdict.yes(Evidence(tl.number, sentence))
             return Verdict.no(Evidence(tl.number, sentence), "names a thing but not why")
     return None
