@@ -83,8 +83,9 @@ def test_every_tuning_set_has_a_floor():
     # s24 was written as near misses and grammatical keyword soup, s49 as all-lowercase
     # unpunctuated answers with a sixth grammatical soup, s55 as dictated answers ("one ...,
     # two ...") and s56 as email replies with quoted questions, s64 as notebook exports
-    # (answers given as code) and s66 as essays: their floors are lower
-    low = {"s24", "s49", "s55", "s56", "s64", "s66"}
+    # (answers given as code), s66 as essays, s70 as nested outlines and s72 as answers full
+    # of arithmetic, each with four grammatical soups: their floors are lower
+    low = {"s24", "s49", "s55", "s56", "s64", "s66", "s70", "s72"}
     assert all(0.95 <= f <= 1 for n, f in SPLIT["floors"].items() if n not in low)
     assert all(0.85 <= SPLIT["floors"][n] <= 1 for n in low)
 
