@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_statements import NO_LEAD, experiments_in, grade
+from tests.test_statements import NO_LEAD, experiments_in, grade, grade_text
 
 
 @pytest.mark.parametrize(
@@ -74,3 +74,18 @@ def test_a_tool_refused_is_no_method(value: str, n: int) -> None:
 )
 def test_a_reason_says_something_of_the_thing(not_yet: str, passed: bool) -> None:
     assert grade("partA", not_yet=not_yet)["not-yet-with-reason"] is passed
+
+
+def test_a_next_experiment_wrapped_before_the_refused_tool_refuses_it() -> None:
+    """ "..., not" at a line's end and "FlashAttention." on the next line are one sentence."""
+    text = (
+        "Workload: 4096-token prompt, 128 out, bf16, batch 1\nHardware: L4\n"
+        "Top CUDA time: matmul + attention ~70 ms of math; copy_ + to 35 ms of movement "
+        "that needs explaining\n"
+        "Top CPU / orchestration cost: tokenizer.encode 22 ms on the CPU, before prefill\n"
+        "Next experiment: with_stack=True to find who calls to(), rather than a custom\n"
+        "attention kernel.\n"
+    )
+    assert grade_text(text, "partA")["no-premature-attention-kernel"]
+    proposed = text.replace("rather than a custom", "and also a custom")
+    assert not grade_text(proposed, "partA")["no-premature-attention-kernel"]

@@ -16,6 +16,7 @@ from grader.report.language import (
     negated,
     unnegated,
 )
+from grader.report.document import Line
 from grader.report.model import Report, TextLine
 
 _BARE_ITEM_WORDS = 5
@@ -62,10 +63,15 @@ def _attention_proposal(report: Report) -> tuple[TextLine, str] | None:
     f = report.fields.get("next_experiment")
     if f is not None:
         seen = {t.number for t in lines}
+        # a line wrapped into the one above is read there ("..., not" / "FlashAttention.")
+        read = [t.text for t in lines if t.where == "next_experiment"]
+        blocks: dict[int, list[Line]] = {}  # a paragraph's lines are one text
+        for ln in f.value_lines:
+            if ln.number not in seen and not any(ln.text in text for text in read):
+                blocks.setdefault(ln.block, []).append(ln)
         lines += [
-            TextLine(ln.number, ln.text, "next_experiment")
-            for ln in f.value_lines
-            if ln.number not in seen
+            TextLine(b[0].number, " ".join(ln.text for ln in b), "next_experiment")
+            for b in blocks.values()
         ]
     for s in iter_sentences(lines):
         tl = s.line
