@@ -6,6 +6,7 @@ import re
 
 from grader.checks.common import iter_sentences
 from grader.checks.registry import Context, Evidence, Verdict, check
+from grader.report.document import Line
 from grader.report.language import (
     clause_end,
     clause_start,
@@ -16,7 +17,6 @@ from grader.report.language import (
     negated,
     unnegated,
 )
-from grader.report.document import Line
 from grader.report.model import Report, TextLine
 
 _BARE_ITEM_WORDS = 5
