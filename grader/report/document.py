@@ -13,6 +13,8 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from grader.report.bounds import check_text, parse_tokens
+from grader.report.html_paste import unhtml
+from grader.report.markups import unmarkup
 from grader.report.notebook import uncode
 from grader.report.plaintext import ungrid, unletter
 
@@ -180,6 +182,8 @@ def parse_document(text: str) -> list[Line]:
         text = _OTHERS_WORDS.sub(_blank, text)
     if "\u2022" in text or "\u25e6" in text or "\u25aa" in text or "\u25cf" in text:
         text = _GLYPH_BULLET.sub(r"\1-", text)  # "• A: ..." pasted from a word processor
+    text, origin = unhtml(text)  # pasted HTML: "<p><b>Workload:</b> ...<br>" as markdown
+    text = unmarkup(text)  # org-mode, reStructuredText, AsciiDoc: "Workload:: ..." and so on
     text = uncode(text)  # a notebook's export: '"Workload": "...",' is "Workload: ..."
     text = ungrid(text)  # a box drawn with + - |: "| WORKLOAD | decode, bs=1 |"
     text = unletter(text)  # "a) ...", "b) ...": a list, lettered
@@ -271,4 +275,6 @@ def parse_document(text: str) -> list[Line]:
                     # two spaces between them, where a field's label may end
                     part = _COLUMN_GAP.sub("  ", part.strip())
                     lines.append(Line(start + i, part, "code", block=block))
+    if origin:  # each line written from HTML points at the report's own line
+        return [ln._replace(number=origin[min(ln.number, len(origin)) - 1]) for ln in lines]
     return lines
