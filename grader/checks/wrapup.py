@@ -16,7 +16,7 @@ _LEAD_WORDS = frozenset(_raw()["not_yet_lead_words"].split())
 # Words that call the thing small: its reason, whether or not more is said around them.
 _SMALL = r"tiny|small|cheap|negligible|trivial|insignificant|minor"
 _THING_END = re.compile(
-    r"[.;:\u2014\u2013(→⇒]|\s-\s|\s[-=]>\s|\bbecause\b|\bsince\b|\bb/c\b|\bbc\b|\bcuz\b|,\s*(?:as|but)\b|,\s*(?=\d|only\b|its?\b|they\b|too\b|already\b|just\b)"
+    r"[.;:\u2014\u2013(→⇒]|\s--?\s|\s[-=]>\s|\bbecause\b|\bsince\b|\bb/c\b|\bbc\b|\bcuz\b|,\s*(?:as|but)\b|,\s*(?=\d|only\b|its?\b|they\b|too\b|already\b|just\b)"
     # "slice, tiny", "slice, lots of calls but tiny cuda time": a clause that calls it small
     rf"|,\s*(?=[^,.;]{{0,40}}\b(?:{_SMALL})\b)"
     # "attention, flash is fine": a clause of its own after the thing is its reason

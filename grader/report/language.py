@@ -121,6 +121,8 @@ _CONJUNCTION = re.compile(
     # a coordinated clause with a subject of its own: "no attention op here and the GPU is
     # idle anyway"
     r"|\band\s+(?=the (?:gpu|device|cpu|host|kernels?|python loop) (?:is|are|was|sits?|waits?)\b)"
+    # "no attention in the table and the bottleneck is the host"
+    r"|\band\s+(?=the (?:real |main )?(?:bottleneck|problem|limit|limiter|issue) (?:is|are|was)\b)"
     r"|\s\+\s(?=[a-z])"  # "no attention in table + gpu idle anyway"
     # a clause that affirms with "does": "while it costs no GPU time it does push back ..."
     r"|\b(?=(?:it|this|that|they)\s+(?:does|do|did)\s+(?!not\b|n.t\b)\w)",

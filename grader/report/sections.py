@@ -234,6 +234,14 @@ def find_sections(lines: list[Line], field_lines: set[tuple[int, int]]) -> dict[
         if found and found[0] == inside and line.first and not _heading_led(current):
             found = None  # "One possibility is ..." inside "Hypotheses:" is one of them
         if (
+            found
+            and found[0] not in ("hypotheses", "experiments")
+            and _heading_led(current)
+            and line.kind == "item"
+            and any(b.kind == "item" and b.list_id == line.list_id for b in body)
+        ):
+            found = None  # under "### Contrast", "- Fused attention: not now ..." is its 4th
+        if (
             not found
             and current is None
             and line.first
