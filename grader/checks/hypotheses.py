@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from grader.checks.counting import changes_in
+from grader.checks.changes import changes_in
 from grader.checks.hypothesis_refs import object_of, objects_of
 from grader.checks.pairing import Hypothesis, cause_of, hypotheses, hypothesis_units, tested
 from grader.checks.registry import Context, Evidence, Verdict, check
