@@ -26,7 +26,7 @@ from grader.report import bounds, language
 from grader.report.document import Line, parse_document
 from grader.report.fields import Field, field_specs
 from grader.report.model import Report, TextLine, _join_wrapped
-from grader.report.sections import split_units
+from grader.report.units import split_units
 from grader.submission import decode_submission
 from grader.tables.markdown import _ALIGN_ROW, parse_markdown
 from tests.cli_run import grade

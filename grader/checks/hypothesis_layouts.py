@@ -16,12 +16,8 @@ from grader.checks.experiment_text import _NEXT_SENTENCE, _is_test_unit, is_test
 from grader.checks.hypothesis_refs import cause_of
 from grader.report.document import Line
 from grader.report.model import Report
-from grader.report.sections import (
-    CONTINUES,
-    Unit,
-    _marker,
-    split_units,
-)
+from grader.report.sections import CONTINUES
+from grader.report.units import Unit, marker_of, split_units
 
 
 def _units(report: Report, section: str) -> list[Unit]:
@@ -175,7 +171,7 @@ def _loose_units(report: Report) -> list[Unit]:
     out = [
         unit
         for block in blocks
-        if _marker(block[0].text) is not None
+        if marker_of(block[0].text) is not None
         for unit in split_units(tuple(block), "", block[0].number)
     ]
     if len(out) >= 2:
@@ -289,15 +285,15 @@ def _counted_paragraph(report: Report) -> list[Unit]:
         # "Two candidate explanations:" over lines marked (1), (2): one unit per marked line
         offset = para.text[: cue.end()].count("\n")
         marked = [
-            Unit(ln.strip(), para.line + offset + i, _marker(ln), False)
+            Unit(ln.strip(), para.line + offset + i, marker_of(ln), False)
             for i, ln in enumerate(rest.split("\n"))
-            if _marker(ln.strip())
+            if marker_of(ln.strip())
         ]
         if len(marked) >= 2:
             return marked
         inline = [p.strip() for p in _INLINE_NUMBER.split(rest) if p.strip()]
-        if len(inline) >= 2 and all(_marker(p) for p in inline[-2:]):
-            return [Unit(p, para.line, _marker(p), False) for p in inline if _marker(p)]
+        if len(inline) >= 2 and all(marker_of(p) for p in inline[-2:]):
+            return [Unit(p, para.line, marker_of(p), False) for p in inline if marker_of(p)]
     return []
 
 

@@ -9,7 +9,7 @@ from functools import cache
 
 from grader.report.language import _raw
 from grader.report.patterns import Pattern
-from grader.report.sections import (
+from grader.report.units import (
     FOR_LETTER,
     FOR_REF,
 )

@@ -38,9 +38,7 @@ from grader.checks.hypothesis_layouts import (
 )
 from grader.checks.hypothesis_refs import _ORDINAL_LEAD, cause_of, label_number, references
 from grader.report.model import Report
-from grader.report.sections import (
-    Unit,
-)
+from grader.report.units import Unit
 
 
 class Hypothesis(NamedTuple):
