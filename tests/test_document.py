@@ -81,7 +81,12 @@ def test_markup_is_removed_code_spans_kept_and_plain_lines_kept():
 
 @given(st.text(alphabet=" \t\u00a0ab.\n", max_size=30))
 def test_clean_collapses_every_run_of_spaces(text):
-    assert _clean(text) == re.sub(r"[ \t\u00a0]+", " ", text).strip()
+    got = _clean(text)
+    assert "\t" not in got and "\u00a0" not in got and "   " not in got
+    if "\t" not in text.strip(" \t\u00a0"):
+        assert got == re.sub(r"[ \t\u00a0]+", " ", text).strip()
+    else:  # a tab inside a line is a column's gap of two spaces, unless it follows a marker
+        assert got.replace("  ", " ") == re.sub(r"[ \t\u00a0]+", " ", text).strip()
 
 
 def _tokens(md, text: str) -> list[tuple]:

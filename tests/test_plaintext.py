@@ -121,3 +121,39 @@ def test_a_sub_item_in_a_field_speaks_of_the_item_above_it() -> None:
     # the same words as items of their own, each a step to the side: nothing carries the subject
     flat = OUTLINE.replace("    - that's", "  - that's").replace("    - this is", "  - this is")
     assert not grade_text(flat, "partA")["separates-math-from-movement"]
+
+
+@pytest.mark.parametrize(
+    ("line", "key"),
+    [
+        # a tab between a label and its answer, as a word processor writes a two-column line
+        ("Hardware\tL4", "hardware"),
+        ("Next experiment\tre-profile with with_stack=True", "next_experiment"),
+    ],
+)
+def test_a_tab_after_a_label_sets_its_answer_apart(line: str, key: str) -> None:
+    from grader.report.model import Report
+
+    field = Report.parse(f"{line}\n").fields.get(key)
+    assert field is not None and field.substantive
+    # with one space the label runs into the answer: no field with content
+    single = Report.parse(line.replace("\t", " ", 1) + "\n").fields.get(key)
+    assert single is None or not single.substantive
+
+
+def test_a_tab_after_a_lists_marker_is_the_markers_space() -> None:
+    from grader.report.model import Report
+
+    names = ["Workload", "Hardware", "Top CUDA time", "Top CPU / orchestration cost"]
+    names.append("Next experiment")
+    text = "".join(
+        f"{n}.\t{name}: x{k}\n"
+        for k, (n, name) in enumerate(zip(["i", "ii", "iii", "iv", "v"], names, strict=True))
+    )
+    fields = Report.parse(text).fields
+    assert [fields[k].value for k in ("workload", "hardware", "next_experiment")] == [
+        "x0",
+        "x1",
+        "x4",
+    ]
+    assert all(fields[k].exact for k in fields)

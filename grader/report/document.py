@@ -135,11 +135,22 @@ def _blank(m: re.Match[str]) -> str:
     return re.sub(r"[^\n]", " ", m.group(0))
 
 
+_TAB = re.compile(r"[ \u00a0]*\t[\t \u00a0]*")
+_ENUMERATOR_TAB = re.compile(
+    r"^(\s*(?:\(?(?:[ivx]{1,4}|[a-h]|\d{1,2})[.)]|[-*+\u2022\u25e6\u25aa]))\t+"
+)
+
+
 def _clean(text: str) -> str:
     if "<" in text and ">" in text:
         text = _TAG.sub("", _CELL_EDGE.sub(" | ", text))
     if "  " in text or "\t" in text or "\u00a0" in text:  # most lines have nothing to collapse
-        text = _SPACES.sub(" ", text)
+        # a tab inside a line sets columns apart ("Workload<TAB>batch 1", a word processor's
+        # label and its answer): it stays a gap of two spaces, where a field's label may end
+        text = _ENUMERATOR_TAB.sub(r"\1 ", text)  # "ii.<TAB>Hardware: L4": a list's marker
+        tabbed = "\t" in text.strip()
+        text = _SPACES.sub(" ", _TAB.sub("\x00", text) if tabbed else text)
+        text = text.replace("\x00", "  ") if tabbed else text
     return text.strip()
 
 

@@ -37,6 +37,7 @@ _NUMBERING = re.compile(
     rf"^\s*(?:\d{{1,2}}(?:\.\d{{1,2}})+\.?(?=\s)|"
     rf"\u00a7\s?\d{{1,2}}(?:\.\d{{1,2}})*[.:)]?(?=\s)|"  # a section sign: "§1 Workload"
     rf"\(?\d+[a-z]?[.)]|[-*•·>]|#+|"
+    rf"\(?(?:i{{1,3}}|iv|v|vi{{1,3}}|ix|x)[.)](?=\s)|"  # roman numbering: "ii. Hardware: L4"
     # a mark or emoji before the label: "✅ Workload:", "➤ Hardware:"
     rf"{MARKS}+|"
     rf"(?:{TIME_STAMP}|{BRACKET_TAG})(?=\s))\s*"  # "1.1 Workload:", a memo's numbering
@@ -223,7 +224,7 @@ def _label_value(line: Line) -> tuple[str, str, bool] | None:
         return None  # but "1a. Workload: ..." under "1. Five-line report" is a line of its own
     if line.bold_lead and (hit := match_label(line.bold_lead)) is not None and not hit[2]:
         rest = line.text[line.text.find(line.bold_lead) + len(line.bold_lead) :]
-        return line.bold_lead, rest.strip(), False  # "**Workload** decoder-only LLM, ..."
+        return line.bold_lead, rest.strip().lstrip(":").strip(), False  # "**Workload**: ..."
     if (b := _BRACKET_LABEL.match(line.text)) is not None and match_label(b.group("label")):
         return b.group("label"), b.group("value"), True  # "[Workload] decoder-only LLM"
     text = _NUMBERING.sub("", line.text)
