@@ -68,3 +68,13 @@ def test_a_pasted_report_is_graded_and_quoted_on_its_own_lines() -> None:
     assert fields["next_experiment"].label_line == 11
     # the same report with a field left out
     assert not grade_text(PASTED.replace("<b>Hardware:</b> L4<br>\n", ""), "partA")["five-fields"]
+
+
+def test_a_line_break_inside_a_markdown_tables_row_keeps_the_row() -> None:
+    table = "| Field | Answer |\n|---|---|\n"
+    table += "| Workload | batch 1<br>prompt 32 |\n| Hardware | L4<br>x |\n"
+    text, origin = unhtml(table)
+    assert text.split("\n")[2:4] == ["| Workload | batch 1 prompt 32 |", "| Hardware | L4 x |"]
+    assert origin[:4] == [1, 2, 3, 4]
+    # outside a table, the same break starts a line
+    assert unhtml("a<br>b<br>c")[0] == "a\nb\nc"

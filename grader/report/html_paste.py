@@ -36,7 +36,7 @@ class _Writer(HTMLParser):
         self.row: list[str] | None = None
         self.rows = 0
         self.cell: list[str] | None = None
-        self.in_item = 0  # <li> elements open
+        self.in_item = 0  # 1 while inside an <li>: a line broken there goes on in the item
 
     # -- writing ---------------------------------------------------------------------
     def _line_no(self) -> int:
@@ -68,7 +68,9 @@ class _Writer(HTMLParser):
 
     # -- the parser's events -----------------------------------------------------------
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "br":
+        if tag == "br" and self.cell is None and self.lines[-1][0].lstrip().startswith("|"):
+            self._write(" ")  # "| a<br>b |": a markdown table's row stays one line
+        elif tag == "br":
             self._break()
         elif tag in ("ul", "ol"):
             self._break(blank=not self.lists)

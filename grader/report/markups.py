@@ -27,7 +27,7 @@ _DESCRIPTION = re.compile(
     r"^(?P<lead>\s*(?:[-+*]\s+)?)(?P<term>[A-Za-z][^:\n]{0,60}?)\s*::(?:\s+(?P<rest>.*))?$"
 )
 _FIELD_LIST = re.compile(r"^(?P<lead>\s*):(?P<term>[A-Za-z][^:\n]{0,40}):\s+(?P<rest>\S.*)$")
-_HEADING_MARKS = re.compile(r"^(?P<marks>={1,6}|\*{2,6})\s+(?=\S)")
+_HEADING_MARKS = re.compile(r"^(?P<marks>={1,6}|\*{2,6})\s+(?=[^\W\d_])")  # not "= 70 ms"
 _ORG_STAR_HEADING = re.compile(r"^(?P<marks>\*{1,6})\s+(?=\S)")
 _AUTO_NUMBER = re.compile(r"^(?P<lead>\s*)(?:#\.|\.)\s+(?=\S)")
 _ORG_RULE = re.compile(r"^\s*\|[-+:|]*\+[-+:|]*\|?\s*$")
