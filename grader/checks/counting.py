@@ -58,6 +58,32 @@ _ONE_BY_ONE = re.compile(
 )
 
 
+# A menu of tools joined by slashes ("compile / graphs / batch", "with_stack / record_function
+# / torch.compile"): three or more items, each naming a method, are alternatives laid side by
+# side, a list of several.  (Slashes between regions, "around embed / layers / lm_head", or
+# facets, "dtype/device/shape", name no method and are the object of one.)
+_SLASH = re.compile(r"\s*/\s*")
+_WORD = r"[^\s/,;:()+\u2192]+"
+_PIECE = rf"{_WORD}(?:[ \t]+{_WORD}){{0,3}}"  # up to four words
+_SLASHED_RUN = re.compile(rf"{_PIECE}(?:\s*/\s*{_PIECE}){{2,}}")
+_WITH = re.compile(r"\bw/\s*", re.IGNORECASE)  # "w/" is "with", not a slash
+_BARE_TOOL = re.compile(r"^\W*(?:graphs?|cudagraphs?|batch\w*|fus\w*)\b", re.IGNORECASE)
+
+
+def _menu(value: str) -> int:
+    """How many methods a slash-joined menu in ``value`` offers (0 when there is none)."""
+    best = 0
+    for m in _SLASHED_RUN.finditer(_WITH.sub("with ", value)):
+        pieces = [p for p in _SLASH.split(m.group(0)) if p.strip()]
+        tools = sum(
+            1
+            for p in pieces
+            if _BARE_TOOL.match(p) or changes_in(p) or has("locate", p) or has("fix_compute", p)
+        )
+        best = max(best, tools)
+    return best if best >= 3 else 0
+
+
 class Count(NamedTuple):
     n: int
     why: str
@@ -101,6 +127,8 @@ def count(f: Field) -> Count:
         return Count(0, "names no experiment: say what you would run, measure or change")
     if _ONLY_ASKS.search(f.value):
         return Count(0, "asks questions but names no experiment to run")
+    if n := _menu(f.value):
+        return Count(n, f"a menu of {n} methods joined by slashes")
     if offers_alternatives(f.value):
         return Count(2, "alternatives ('either ... or', 'whichever')")
     if _ONE_BY_ONE.search(f.value):

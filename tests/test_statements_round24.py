@@ -1,0 +1,30 @@
+"""Statements from the twenty-fourth stop's work, each a table row.
+
+Written from criteria.md's definitions, not copied from any labelled report.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_statements import experiments_in
+
+
+@pytest.mark.parametrize(
+    ("value", "n"),
+    [
+        # one-next-experiment: "several distinct changes or alternatives fail ... including a
+        # list of several": tools laid side by side with slashes are a menu, not a choice
+        ("with_stack / NVTX ranges / torch.compile", 3),
+        ("compile/graphs/batching, not a new kernel", 3),
+        ("a stack trace / record_function ranges / dtype checks / NVTX", 4),
+        # slashes between the regions a probe wraps, or the facets it logs, name one probe
+        ("wrap prefill / decode / sampling in record_function ranges and re-profile", 1),
+        ("re-profile w/ record_function around embed/layers/lm_head and see who calls to()", 1),
+        ("log the dtype/device/shape of each tensor entering aten::to, then re-profile", 1),
+        # two slashed names of one probe are not a menu
+        ("record_function / NVTX ranges around the forward, then re-profile", 1),
+    ],
+)
+def test_a_slashed_menu_of_tools_is_several(value: str, n: int) -> None:
+    assert experiments_in(value) == n
