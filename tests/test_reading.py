@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from grader.checks.attention import attention_proposal
-from grader.checks.common import find_statement, find_wrong_claim
+from grader.checks.claims import find_wrong_claim
+from grader.checks.common import find_statement
 from grader.checks.counting import count as count_experiments
 from grader.report.model import Report
 

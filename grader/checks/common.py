@@ -12,9 +12,7 @@ from grader.checks.partrefs import about_other_part, own_share
 from grader.report.keyword_lists import is_keyword_list
 from grader.report.language import (
     claim,
-    concept,
     diagnosis_kinds,
-    has,
     mentions,
     names,
     sentences,
@@ -37,7 +35,7 @@ class Sentence(NamedTuple):
 
 # "the latter": the last thing named, as in "70 ms of math and 35 ms of movement. The
 # latter is not required by the model."
-_PRONOUN = re.compile(r"\b(?:those|these|they|this|that|it|both|them|the latter)\b", re.IGNORECASE)
+PRONOUN = re.compile(r"\b(?:those|these|they|this|that|it|both|them|the latter)\b", re.IGNORECASE)
 
 
 def iter_sentences(lines: list[TextLine], join_pronouns: bool = True) -> Iterator[Sentence]:
@@ -56,7 +54,7 @@ def line_sentences(text: str, join_pronouns: bool = True) -> tuple[str, ...]:
     out: list[str] = []
     previous = ""
     for s in sentences(text):
-        out.append(f"{previous} {s}" if join_pronouns and previous and _PRONOUN.search(s) else s)
+        out.append(f"{previous} {s}" if join_pronouns and previous and PRONOUN.search(s) else s)
         previous = s
     return tuple(out)
 
@@ -153,7 +151,7 @@ _DETERMINERS = frozenset(
 )
 
 
-def _opens_own(sentence: str) -> bool:
+def opens_own(sentence: str) -> bool:
     """Does the sentence open with a noun phrase of its own ("The slice row ...")?"""
     m = _OPENING.match(sentence)
     return m is not None and m.group(1).lower() in _DETERMINERS
@@ -164,7 +162,7 @@ def carries_subject(piece: str) -> bool:
     pronoun ("that is overhead I'd want gone"), or by having no subject of its own ("Not
     needed by the model.", "Explain first.").  A piece that opens with a noun phrase of its
     own ("The GPU is the slow side") speaks of that."""
-    if _PRONOUN.search(piece):
+    if PRONOUN.search(piece):
         return True
     m = _OPENING.match(piece)
     return m is None or m.group(1).lower() not in _DETERMINERS
@@ -183,7 +181,7 @@ def speaks_of_other(text: str, bottleneck: str) -> bool:
     return any(names(name, text) for name in _other_subjects(bottleneck))
 
 
-_CLAIM_WORDS = Pattern(
+CLAIM_WORDS = Pattern(
     "bound|bottleneck|dominat|problem|limit|issue|matter|heavy|important|most|mainly|largely|busy"
     "|(?:real|main|actual|true|biggest) cost"
 )
@@ -191,7 +189,7 @@ _CLAIM_WORDS = Pattern(
 # another run, not this one.
 # What a healthy run would show: "I'd expect the step to be dominated by the matmuls".
 _EXPECT_WORDS = r"i.d expect|i would expect|you.d expect|one would expect"
-_HYPOTHETICAL = Pattern(
+HYPOTHETICAL = Pattern(
     r"\b(?:if|unless|when|whether|in an?|for an?|were|would be"
     # a first reading the report then leaves behind ("At first I read this as compute-bound")
     r"|at first|initially|first glance|i (?:first )?thought|looked like|seemed|my first"
@@ -200,24 +198,24 @@ _HYPOTHETICAL = Pattern(
 
 
 # ... said before the pieces of its sentence that describe it.
-_EXPECTING = Pattern(rf"\b(?:{_EXPECT_WORDS})\b")
+EXPECTING = Pattern(rf"\b(?:{_EXPECT_WORDS})\b")
 
 
 def claim_words(text: str) -> bool:
     """Does the text use a word a claim of a class is made with ("bound", "problem", ...)?"""
-    return _CLAIM_WORDS.search(text) is not None
+    return CLAIM_WORDS.search(text) is not None
 
 
 @lru_cache(maxsize=8192)
 def claims_class(text: str, bottleneck: str) -> bool:
     """The text names ``bottleneck`` as this run's limit ("this run is compute-bound")."""
-    if text.rstrip().endswith("?") or not _CLAIM_WORDS.search(text):
+    if text.rstrip().endswith("?") or not CLAIM_WORDS.search(text):
         return False
     for m in unnegated(claim(bottleneck), text):
         if _asked(text, m):
             continue  # "movement-bound?? copy_ to ...": asked, not claimed
         before = text[max(0, m.start() - 60) : m.start()]
-        if not _HYPOTHETICAL.search(re.split(r"[.;!?]", before)[-1]):
+        if not HYPOTHETICAL.search(re.split(r"[.;!?]", before)[-1]):
             return True
     return False
 
@@ -301,135 +299,3 @@ def elided(piece: str, before: str) -> str:
         return piece
     m = _LAST_PREDICATE.search(before)
     return f"{piece.rstrip(' .!')} {m.group(1)}" if m else piece
-
-
-_TURN = Pattern(r"\b(?:but|however|actually|in fact|rather|instead)\b")
-
-
-def retracted(piece: str, expected: str) -> bool:
-    """ "It looks compute-bound at first, but actually the copies are the problem": a claim
-    taken back by a turn ("but", "actually") that states the expected class after it."""
-    turn = _TURN.search(piece)
-    return turn is not None and states_class(piece[turn.end() :], expected)
-
-
-def find_wrong_claim(report: Report, expected: str, exercise_id: str) -> Sentence | None:
-    """The first claim that another class than ``expected`` limits the run."""
-    claims = (find_claim(report, c, exercise_id, expected) for c in CLASSES if c != expected)
-    found = [c for c in claims if c is not None]
-    return min(found, key=lambda s: s.line.number) if found else None
-
-
-def find_claim(
-    report: Report, bottleneck: str, exercise_id: str, expected: str | None = None
-) -> Sentence | None:
-    """The first statement that ``bottleneck`` limits this run (this part, not another),
-    unless the sentence takes it back for ``expected`` ("looks compute-bound at first, but
-    actually the copies are the problem")."""
-    return _claims(report, exercise_id, expected).get(bottleneck)
-
-
-def _claims(report: Report, exercise_id: str, expected: str | None) -> dict[str, Sentence]:
-    """The first claim of each class, found in one reading of the report."""
-    return report.remember(
-        ("claims", exercise_id, expected), lambda: _scan_claims(report, exercise_id, expected)
-    )
-
-
-def _scan_claims(report: Report, exercise_id: str, expected: str | None) -> dict[str, Sentence]:
-    found: dict[str, Sentence] = {}
-    for s in diagnosis_sentences(report):
-        if not _CLAIM_WORDS.search(s.text):
-            continue
-        if expected is not None and retracted(s.text, expected):
-            continue
-        expecting = False  # "I'd expect the step to be bandwidth-heavy but dominated by ..."
-        for piece in parts(s.text):
-            expecting = expecting or bool(_EXPECTING.search(piece))
-            if expecting:
-                continue
-            if about_other_part(piece, exercise_id):
-                piece = own_share(piece, exercise_id)
-            if not _CLAIM_WORDS.search(piece):
-                continue
-            for bottleneck in CLASSES:
-                if bottleneck not in found and claims_class(piece, bottleneck):
-                    found[bottleneck] = Sentence(piece.strip(), s.line)
-    return found
-
-
-_COMMA = re.compile(r",\s+")
-
-
-def movement_dismissed(report: Report) -> Sentence | None:
-    """A statement that waves the copies away ("copy_ and to are the usual KV-cache
-    bookkeeping", "expected, part of the attention path").  The dismissal must be said of
-    the copies: in "the math looks fine, the copies don't" it is said of the math."""
-    return report.remember("movement-dismissed", lambda: _movement_dismissed(report))
-
-
-def _movement_dismissed(report: Report) -> Sentence | None:
-    for tl in report.text_lines:
-        if not has("dismissal", tl.text) and not has("deferral", tl.text):
-            continue  # no word of dismissal on the line at all
-        carried = False
-        for sentence in line_sentences(tl.text, join_pronouns=False):
-            if sentence.rstrip().endswith("?"):
-                # "is copy_ at like 5% normal or is even that a smell?" asks; its subject
-                # goes on to the answer ("Probably, that's normal for decode.")
-                carried = concept("movement").search(sentence) is not None
-                continue
-            # "They are normal." goes on about the copies; "The slice row is 436 calls but
-            # only 1.4 ms, so it's noise." opens with a subject of its own
-            carried = carried and bool(_PRONOUN.search(sentence)) and not _opens_own(sentence)
-            for piece in parts(sentence):
-                for fragment in _COMMA.split(piece):
-                    subject = concept("movement").search(fragment)  # "not chase the copies"
-                    other = names("math_talk", fragment) or names("tokenizer", fragment)
-                    # "copy_ at 61%, which is the attention compute": a relative clause
-                    # speaks of what it follows, whatever else it names
-                    relative = carried and _RELATIVE.match(fragment) is not None
-                    about = subject is not None or (carried and not other) or relative
-                    at = subject.start() if subject and not relative else 0
-                    if about and _dismisses(fragment, at):
-                        return Sentence(fragment.strip(), tl)
-                    if subject is not None and any(
-                        start >= subject.end() for start, _ in mentions("deferral", fragment)
-                    ):
-                        return Sentence(fragment.strip(), tl)
-                    carried = about
-    return None
-
-
-_RELATIVE = re.compile(r"^\W*(?:which|that|who)\b", re.IGNORECASE)
-
-
-def _dismisses(fragment: str, subject_at: int) -> bool:
-    """A dismissal said after the copies are named ("copy_ and to are the usual ...") and
-    not as a supposition ("if the copies turn out to be harmless")."""
-    for start, _ in mentions("dismissal", fragment):
-        if start > subject_at and not _HYPOTHETICAL.search(fragment[:start]):
-            return True
-    return False
-
-
-# "[3] ...", "[^3]: ...", and named ones: "[^tok]: ..."
-_FOOTNOTE = re.compile(r"^\[(?:\^?(\d{1,2})|\^([\w-]{1,16}))\][:.]?\s+(\S.*)$")
-_FOOTNOTE_REF = re.compile(r"\[(?:\^?(\d{1,2})|\^([\w-]{1,16}))\](?![:(])")
-
-
-def footnotes(report: Report) -> dict[str, str]:
-    """The report's footnotes by number ("[3] Zero CUDA time, ...", "[^3]: ...")."""
-    found: dict[str, str] = {}
-    for tl in report.text_lines:
-        m = _FOOTNOTE.match(tl.text)
-        if m:
-            found.setdefault(m.group(1) or m.group(2), m.group(3))
-    return found
-
-
-def footnote_refs(text: str) -> list[str]:
-    """The footnotes a text refers to, in order, unless it is a footnote itself."""
-    if _FOOTNOTE.match(text):
-        return []
-    return [m.group(1) or m.group(2) for m in _FOOTNOTE_REF.finditer(text)]

@@ -7,17 +7,15 @@ from functools import cache
 
 from grader.analyzer.classify import CLASSES
 from grader.checks.attention import attention_proposal
+from grader.checks.claims import find_claim, find_wrong_claim, movement_dismissed
 from grader.checks.common import (
     NOT_A_DIAGNOSIS,
     Sentence,
     claim_words,
     claims_class,
     diagnosis_sentences,
-    find_claim,
     find_statement,
-    find_wrong_claim,
     iter_sentences,
-    movement_dismissed,
     parts,
     statements,
     states_class,

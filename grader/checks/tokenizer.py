@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from grader.checks.common import carries_subject, footnote_refs, footnotes, line_sentences
+from grader.checks.common import carries_subject, line_sentences
+from grader.checks.footnotes import footnote_refs, footnotes
 from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.keyword_lists import is_keyword_list
 from grader.report.language import has, mentions, names
