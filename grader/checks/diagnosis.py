@@ -1,4 +1,4 @@
-"""What limits the run: the diagnosis, and (Part A) math set apart from movement."""
+"""What limits the run: the diagnosis, judged against the class derived from the table."""
 
 from __future__ import annotations
 
@@ -9,16 +9,13 @@ from grader.analyzer.classify import CLASSES
 from grader.checks.attention import attention_proposal
 from grader.checks.claims import find_claim, find_wrong_claim, movement_dismissed
 from grader.checks.common import (
-    NOT_A_DIAGNOSIS,
     Sentence,
     claim_words,
     claims_class,
     diagnosis_sentences,
     find_statement,
-    iter_sentences,
     parts,
     statements,
-    states_class,
 )
 from grader.checks.counting import count
 from grader.checks.experiments import experiment_targets
@@ -30,10 +27,7 @@ from grader.report.language import (
     claim,
     diagnosis_kinds,
     has,
-    mentions,
-    names,
     negated,
-    sentences,
 )
 from grader.report.model import Report
 
@@ -270,110 +264,3 @@ def _classes_run_together(text: str) -> set[str]:
         words = re.findall(r"[a-z]+", m.group(1).lower())
         found |= {class_of[w] for w in words if w in class_of}
     return found
-
-
-@check("separates-math-from-movement")
-def separates_math_from_movement(ctx: Context) -> Verdict:
-    """Model math and data movement are named as separate groups, movement as suspect.
-
-    The report names the math (matmul, attention) and the movement (copy_, to) apart, and
-    treats the movement as possibly avoidable or needing an explanation, for example
-    "matmul + attention are about 70 ms of real math; copy_ + to are about 35 ms of movement
-    that may not need to happen".  Counting the copies as model work, calling them normal,
-    or listing them without setting them apart fails.
-
-    PASS (partA):
-        Top CUDA time: math = matmul 38.4 + FA 31.7 (70 ms); movement = copy_ 19.6 + to
-        15.1 (35 ms), unexplained and likely avoidable.
-
-    FAIL (partA):
-        Top CUDA time: matmul 38.4 ms, attention 31.7 ms, copy_ 19.6 ms, to 15.1 ms.
-
-    FAIL (partA):
-        Top CUDA time: matmul and attention are the math; copy_ and to are the usual
-        KV-cache bookkeeping.
-    """
-    report = ctx.report
-    dismissed = movement_dismissed(report)
-    if dismissed is not None:
-        return Verdict.no(
-            Evidence(dismissed.line.number, dismissed.text), "treats the copies as normal"
-        )
-    math_claim = find_claim(report, "compute-bound", ctx.exercise.id)
-    if math_claim is not None and not outweighs(
-        report, "movement-bound", ctx.exercise.id, math_claim
-    ):
-        return Verdict.no(
-            Evidence(math_claim.line.number, math_claim.text), "counts the run as math-bound"
-        )
-    lumped = next(
-        (
-            s
-            for s in iter_sentences(report.text_lines, join_pronouns=False)
-            if s.line.where not in NOT_A_DIAGNOSIS and _lumps(s.text)
-        ),
-        None,
-    )
-    if lumped is not None:
-        return Verdict.no(
-            Evidence(lumped.line.number, lumped.text), "counts the copies as model work"
-        )
-    math_line = None
-    for tl in report.text_lines:
-        if _names_math_group(tl.text):
-            math_line = tl
-            break
-    movement = find_statement(report, "movement-bound", ctx.exercise.id)
-    if math_line is None:
-        return Verdict.no(None, "looked for the math (matmul, attention) named as a group; none")
-    if movement is None:
-        # the copies named beside the math with no judgement the grader knows: a person
-        # may read one in the learner's own words
-        named = any(names("movement", t.text) for t in report.text_lines if t.where == "top_cuda")
-        return Verdict.no(
-            Evidence(math_line.number, math_line.text),
-            "names the math but never sets the copies apart as avoidable or unexplained",
-            review=named,
-        )
-    return Verdict.yes(Evidence(movement.line.number, movement.text))
-
-
-def _lumps(sentence: str) -> bool:
-    """The copies counted in with the math as one group of model work: "the forward pass:
-    matmul 38.4, attention 31.7, copy_ 19.6, to 15.1 ms (about 105 ms of transformer
-    work)"."""
-    for piece in parts(sentence):
-        if not (names("math", piece) and names("movement", piece)):
-            continue
-        if has("set_apart", piece) or states_class(piece, "movement-bound"):
-            continue
-        if mentions("model_work", piece):
-            return True
-    return False
-
-
-_NOT_MATH = re.compile(
-    r"\b(?:not|isn.t|aren.t|don.t|doesn.t|never)\b(?: \w+){0,3}? "
-    r"(?:the |actual |real |model |useful |forward )*"
-    r"(?:math|maths|mathematics|work|compute|computed|computing|computation|calculation)\b",
-    re.I,
-)
-
-
-def _names_math_group(text: str) -> bool:
-    """The math named as a group: "matmul + attention are the model's math", or the copies
-    said to be "not model math" beside the math ops they are set against."""
-    if not mentions("math", text):
-        return False
-    if mentions("math_group", text) or _NOT_MATH.search(text):
-        return True
-    # the math ops, then a turn to the movement: "matmul 38.4 / attn 31.7 ms, but copy_+to
-    # = 35 ms - movement that shouldn't be there", or the next sentence ("matmul 38.4ms,
-    # attn 31.7ms. copy_+to = 34.7ms, a lot just for moving data around")
-    first, *rest = [p for s in sentences(text) for p in parts(s)] or [""]
-    return (
-        bool(rest)
-        and bool(mentions("math", first))
-        and not names("movement", first)
-        and names("movement", " ".join(rest))
-    )

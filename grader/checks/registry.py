@@ -113,6 +113,7 @@ def load_all() -> dict[str, CheckKind]:
         fields,
         hypotheses,
         part_c,
+        separation,
         tokenizer,
         wrapup,
     )
