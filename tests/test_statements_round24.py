@@ -28,3 +28,16 @@ from tests.test_statements import experiments_in
 )
 def test_a_slashed_menu_of_tools_is_several(value: str, n: int) -> None:
     assert experiments_in(value) == n
+
+
+@pytest.mark.parametrize(
+    ("value", "n"),
+    [
+        # "addressing" is not the verb "add": an experiment named only as one names none
+        ("one experiment addressing the copies", 0),
+        ("add record_function ranges around prefill and decode, then re-profile", 1),
+        ("adding a dtype log at each layer's entry", 1),
+    ],
+)
+def test_an_experiment_named_only_as_one(value: str, n: int) -> None:
+    assert experiments_in(value) == n
