@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_statements import experiments_in
+from tests.test_statements import experiments_in, grade
 
 
 @pytest.mark.parametrize(
@@ -41,3 +41,30 @@ def test_a_slashed_menu_of_tools_is_several(value: str, n: int) -> None:
 )
 def test_an_experiment_named_only_as_one(value: str, n: int) -> None:
     assert experiments_in(value) == n
+
+
+@pytest.mark.parametrize(
+    ("hypotheses", "passed"),
+    [
+        # a lettered test under each numbered hypothesis, an outline's sub-point: each
+        # hypothesis has its experiment
+        (
+            "Why the copies?\n"
+            "1. the KV cache was allocated in fp32, so each layer casts it to bf16\n"
+            "   a. test: print the cache dtype after allocation; fp32 confirms it\n"
+            "2. the sampler pulls logits to the CPU with .cpu() every step\n"
+            "   a. test: search the loop for .cpu(); a DtoH memcpy per step would show it\n",
+            True,
+        ),
+        # the same outline with the tests left out
+        (
+            "Why the copies?\n"
+            "1. the KV cache was allocated in fp32, so each layer casts it to bf16\n"
+            "   a. most likely of the two\n"
+            "2. the sampler pulls logits to the CPU with .cpu() every step\n",
+            False,
+        ),
+    ],
+)
+def test_a_lettered_test_under_a_numbered_hypothesis(hypotheses: str, passed: bool) -> None:
+    assert grade("partA", hypotheses=hypotheses)["experiment-per-hypothesis"] is passed

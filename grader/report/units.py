@@ -57,7 +57,7 @@ def split_units(lines: tuple[Line, ...], lead_rest: str, lead_line: int) -> list
     for line in lines:
         starts_new = (
             line.kind == "item"
-            and (line.first or bool(MARKER.match(line.text)))
+            and (line.first or (bool(MARKER.match(line.text)) and not _lettered_under(line)))
             and line.level <= top
         ) or (line.kind != "item" and (bool(MARKER.match(line.text)) or line.first))
         if starts_new or not units:
@@ -70,6 +70,15 @@ def split_units(lines: tuple[Line, ...], lead_rest: str, lead_line: int) -> list
         for u, t in zip(units, texts, strict=True)
     ]
     return [piece for u in units if u.text.strip() for piece in _split_inline(u)]
+
+
+_LETTER = re.compile(r"^\s*\(?[a-h][.)]\s", re.IGNORECASE)
+
+
+def _lettered_under(line: Line) -> bool:
+    """A lettered line inside a numbered item is the item's own sub-point ("1. the inputs are
+    fp32 ..." / "a. test: log the dtypes ..."), not a unit of its own."""
+    return line.ordered and not line.first and bool(_LETTER.match(line.text))
 
 
 # Hypotheses by letter, "hypothesis A: ... hypothesis B: ...", and the tests that name
