@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_statements import experiments_in, grade
+from tests.test_statements import experiments_in, grade, grade_text
 
 
 @pytest.mark.parametrize(
@@ -68,3 +68,33 @@ def test_an_experiment_named_only_as_one(value: str, n: int) -> None:
 )
 def test_a_lettered_test_under_a_numbered_hypothesis(hypotheses: str, passed: bool) -> None:
     assert grade("partA", hypotheses=hypotheses)["experiment-per-hypothesis"] is passed
+
+
+@pytest.mark.parametrize(
+    ("top_cpu", "passed"),
+    [
+        # tokenizer-outside-gpu: "still adds to request latency" is a cost said of it
+        (
+            "tokenizer.encode, 22 ms on the CPU with 0 ms CUDA, and it adds those 22 ms to TTFT",
+            True,
+        ),
+        ("tokenizer.encode is CPU-only (0 ms CUDA); latency-wise it delays the first token", True),
+        (
+            "tokenizer.encode runs on the host; it doesn't interact with the GPU, yet the user "
+            "waits 22 ms for it before the first token",
+            True,
+        ),
+        # latency named only as something it is relevant to, or interacts with
+        ("tokenizer.encode runs on the CPU and is relevant to TTFT", False),
+        ("the tokenizer, the host and time to first token all interact here", False),
+        ("tokenizer.encode: CPU side, 0 ms on the GPU, an end-to-end latency consideration", False),
+    ],
+)
+def test_latency_said_as_a_cost_of_the_tokenizer(top_cpu: str, passed: bool) -> None:
+    text = (
+        "Workload: decoder-only LLM, 4096 in, 128 out, bf16, batch 1\nHardware: L4\n"
+        "Top CUDA time: matmul 38.4 ms, attention 31.7 ms\n"
+        f"Top CPU / orchestration cost: {top_cpu}\n"
+        "Next experiment: profile with with_stack=True to find who calls aten::to\n"
+    )
+    assert grade_text(text, "partA")["tokenizer-outside-gpu"] is passed, top_cpu

@@ -63,7 +63,7 @@ def tokenizer_outside_gpu(ctx: Context) -> Verdict:
                 continue
             cpu = bool(mentions("cpu_side", sentence))
             # "it doesn't really count toward the request; a one-off before the model starts"
-            latency = bool(mentions("latency", sentence)) and not has("latency_denied", sentence)
+            latency = _adds_latency(sentence)
             latency = latency and not sentence.rstrip().endswith("?") and "? " not in sentence
             if cpu and latency and own:
                 return Verdict.yes(Evidence(tl.number, written))
@@ -87,6 +87,17 @@ def tokenizer_outside_gpu(ctx: Context) -> Verdict:
         )
         return Verdict.no(said, f"half the point: never says {missing}")
     return Verdict.no(None, "looked for tokenizer.encode as CPU-side work adding to latency; none")
+
+
+def _adds_latency(sentence: str) -> bool:
+    """Latency said of the tokenizer as a cost it adds: not denied ("it doesn't really count
+    toward the request"), and not named only as something it is "relevant to" or
+    "interacts" with ("tokenizer, CPU and TTFT all interact in the latency picture")."""
+    found = mentions("latency", sentence)
+    if not found or has("latency_denied", sentence) or has("latency_vague", sentence):
+        return False
+    vague = [start for start, _ in mentions("latency_vague_before", sentence)]
+    return not vague or any(start < min(vague) for start, _ in found)
 
 
 _TITLE_END = re.compile(r"[?:]\s*$")
