@@ -98,3 +98,40 @@ def test_latency_said_as_a_cost_of_the_tokenizer(top_cpu: str, passed: bool) -> 
         "Next experiment: profile with with_stack=True to find who calls aten::to\n"
     )
     assert grade_text(text, "partA")["tokenizer-outside-gpu"] is passed, top_cpu
+
+
+EXPECTED = """\
+Workload: 4k prompt, 128 out, bf16, batch 1
+Hardware: L4
+Top CUDA time: {top}
+Top CPU / orchestration cost: tokenizer.encode 22 ms on the CPU, adds to TTFT.
+Next experiment: profile with with_stack=True and find which code calls aten::to.
+"""
+
+
+@pytest.mark.parametrize(
+    ("top", "passed"),
+    [
+        # "what you'd expect: compute bound" says what this run is: another class claimed
+        (
+            "matmul 38.4, attention 31.7, copy_ 19.6, to 15.1 ms. That's what you'd expect "
+            "from a 4k prefill: compute bound.",
+            False,
+        ),
+        (
+            "matmul, attention, copy_ and to: about 105 ms, exactly what one would expect "
+            "here, a compute-bound run.",
+            False,
+        ),
+        # an expectation of a healthy run, then what this one shows
+        (
+            "matmul 38.4, attention 31.7 ms. I'd expect a 4k prefill to be compute bound, but "
+            "copy_ and to (35 ms) are unexplained movement I'd chase first.",
+            True,
+        ),
+    ],
+)
+def test_what_you_would_expect_is_a_claim(top: str, passed: bool) -> None:
+    got = grade_text(EXPECTED.format(top=top), "partA")
+    assert got["diagnosis-matches"] is passed
+    assert got["separates-math-from-movement"] is passed

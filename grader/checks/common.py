@@ -187,8 +187,9 @@ CLAIM_WORDS = Pattern(
 )
 # "In a compute-bound prefill it might help", "if it were compute-bound": a claim about
 # another run, not this one.
-# What a healthy run would show: "I'd expect the step to be dominated by the matmuls".
-_EXPECT_WORDS = r"i.d expect|i would expect|you.d expect|one would expect"
+# What a healthy run would show: "I'd expect the step to be dominated by the matmuls" (but "this
+# is exactly what you'd expect: compute bound" says what this run is).
+_EXPECT_WORDS = r"(?<!what )(?:i.d expect|i would expect|you.d expect|one would expect)"
 HYPOTHETICAL = Pattern(
     r"\b(?:if|unless|when|whether|in an?|for an?|were|would be"
     # a first reading the report then leaves behind ("At first I read this as compute-bound")
