@@ -135,3 +135,30 @@ def test_what_you_would_expect_is_a_claim(top: str, passed: bool) -> None:
     got = grade_text(EXPECTED.format(top=top), "partA")
     assert got["diagnosis-matches"] is passed
     assert got["separates-math-from-movement"] is passed
+
+
+NO_HARDWARE = """\
+Workload: decoder-only LLM, prompt 4096, output 128, bf16 weights, batch 1
+Top CUDA time: matmul 38.4 ms and attention 31.7 ms are math; copy_ + to 35 ms is movement
+Top CPU / orchestration cost: tokenizer.encode 22 ms on the CPU, and it adds to TTFT
+Next experiment: profile with with_stack=True and find which code calls aten::to
+
+Experiments:
+- dtype: print the dtypes at model entry and re-profile
+- {label}: print .device on every input; look for Memcpy HtoD in the trace
+"""
+
+
+@pytest.mark.parametrize(
+    ("label", "passed"),
+    [
+        # five-fields: a substitute name ("device" for Hardware) past the Next experiment
+        # starts another line, not the missing field
+        ("device", False),
+        ("GPU", False),
+        # the field's own name is the field wherever it stands
+        ("Hardware", True),
+    ],
+)
+def test_a_substitute_label_after_the_five_fields(label: str, passed: bool) -> None:
+    assert grade_text(NO_HARDWARE.format(label=label), "partA")["five-fields"] is passed

@@ -268,6 +268,7 @@ def find_fields(lines: list[Line]) -> dict[str, Field]:
             continue
         spec, exact, fuzzy = hit
         starts.append((i, spec, label, value, exact, fuzzy))
+    starts = _in_order(starts)
     start_idx = {s[0] for s in starts}
     for i, spec, label, value, exact, fuzzy in starts:
         if spec.key in found and found[spec.key].substantive:
@@ -291,6 +292,19 @@ def find_fields(lines: list[Line]) -> dict[str, Field]:
         if spec.key not in found or field.substantive:
             found[spec.key] = field
     return found or _numbered_slots(lines)
+
+
+def _in_order(
+    starts: list[tuple[int, FieldSpec, str, str, bool, bool]],
+) -> list[tuple[int, FieldSpec, str, str, bool, bool]]:
+    """Labels past the Next experiment, the last of the five, that name an earlier field only
+    by a substitute word ("- device: print .device on every input" in a list of experiments)
+    are not that field: the five fields come in order, and such words begin other lines."""
+    ends = [i for i, spec, _, value, exact, _ in starts if spec.key == "next_experiment"]
+    if not ends:
+        return starts
+    last = min(ends)
+    return [s for s in starts if s[0] <= last or s[4] or s[5] or s[1].key == "next_experiment"]
 
 
 _SLOT = re.compile(r"^\s*\(?([1-5])\)\s*(?P<value>\S.*)$")
