@@ -162,3 +162,27 @@ Experiments:
 )
 def test_a_substitute_label_after_the_five_fields(label: str, passed: bool) -> None:
     assert grade_text(NO_HARDWARE.format(label=label), "partA")["five-fields"] is passed
+
+
+WRAPPED = """\
+WORKLOAD: decoder-only LLM, prompt 4096, output 128, bf16, batch 1
+HARDWARE: L4
+TOP CUDA TIME: matmul 38.4 ms, flash attention 31.7 ms; copy_ + to 35 ms of movement
+TOP CPU / ORCHESTRATION COST: tokenizer.encode 22 ms on the CPU, added to TTFT
+NEXT EXPERIMENT: profile with with_stack=True to see who calls to(), {tail}
+"""
+
+
+@pytest.mark.parametrize(
+    ("tail", "passed"),
+    [
+        # no-premature-attention-kernel: a field hard-wrapped in plain text is one
+        # paragraph, so the refusal on one line holds for the kernel on the next
+        ("not\nFlashAttention.", True),
+        ("and only after that\nwould I look at FlashAttention-3.", True),
+        ("and also\nswitch to FlashAttention-3.", False),
+    ],
+)
+def test_a_wrapped_refusal_of_an_attention_kernel(tail: str, passed: bool) -> None:
+    got = grade_text(WRAPPED.format(tail=tail), "partA")
+    assert got["no-premature-attention-kernel"] is passed

@@ -62,17 +62,22 @@ def _attention_proposal(report: Report) -> tuple[TextLine, str] | None:
     lines = list(report.text_lines)
     f = report.fields.get("next_experiment")
     if f is not None:
-        seen = {t.number for t in lines}
-        # a line wrapped into the one above is read there ("..., not" / "FlashAttention.")
-        read = [t.text for t in lines if t.where == "next_experiment"]
-        blocks: dict[int, list[Line]] = {}  # a paragraph's lines are one text
+        # a line wrapped into the one above is read there ("..., not" / "FlashAttention."):
+        # a paragraph's lines are one text
+        blocks: dict[int, list[Line]] = {}
         for ln in f.value_lines:
-            if ln.number not in seen and not any(ln.text in text for text in read):
-                blocks.setdefault(ln.block, []).append(ln)
+            blocks.setdefault(ln.block, []).append(ln)
+        wrapped = {ln.number for b in blocks.values() if len(b) > 1 for ln in b}
+        seen = {t.number for t in lines if t.number not in wrapped}
+        read = [t.text for t in lines if t.where == "next_experiment" and t.number in seen]
+        lines = [t for t in lines if t.number not in wrapped]
         lines += [
             TextLine(b[0].number, " ".join(ln.text for ln in b), "next_experiment")
             for b in blocks.values()
+            if len(b) > 1
+            or (b[0].number not in seen and not any(b[0].text in text for text in read))
         ]
+        lines.sort(key=lambda t: t.number)
     for s in iter_sentences(lines):
         tl = s.line
         if (
