@@ -12,9 +12,11 @@ from grader.exercises import Exercise
 from grader.report.model import Report
 from grader.rubric import Rubric, criterion_titles, rubric_for
 from grader.stuffing import (
+    ABSTRACT,
     JUDGE_CLAIMS,
     LOOK_AGAIN,
     NO_FIELDS,
+    abstract_words,
     fieldless,
     judged_description,
     stuffed_line,
@@ -113,6 +115,8 @@ def grade_report(
             look_again = LOOK_AGAIN
         elif fieldless(report):
             look_again = NO_FIELDS
+        elif words := abstract_words(report):
+            look_again = ABSTRACT.format(words=", ".join(dict.fromkeys(words)))
     for crit in rubric.applicable(analysis.bottleneck):
         if blank:
             verdict = Verdict.no(None, NOTHING_TO_GRADE)

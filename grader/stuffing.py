@@ -108,3 +108,19 @@ def fieldless(report: Report) -> bool:
     Of the 52 labelled reports that do so, 36 are keyword soup; the claims such a report
     passes are flagged for a person, not failed."""
     return not any(f.substantive for f in report.fields.values())
+
+
+ABSTRACT = (
+    "the report relates the course's ideas in abstract words ({words}), as keyword-stuffed "
+    "reports do: a person may check that this claim is really made"
+)
+# Of the labelled reports with three or more, most are keyword soup.
+_ABSTRACTIONS = 3
+
+
+def abstract_words(report: Report) -> list[str]:
+    """The abstract words a report relates its ideas with ("interplay", "holistic",
+    "landscape"), when there are enough of them to mark it as stuffed; else none."""
+    text = "\n".join(t.text for t in report.text_lines)
+    found = [text[a:b].lower() for a, b in mentions("abstractions", text)]
+    return found if len(found) >= _ABSTRACTIONS else []

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from grader.engine import grade_report
+from grader.exercises import resolve_exercise
+from grader.report.model import Report
 from tests.test_statements import experiments_in, grade, grade_text
 
 
@@ -186,3 +189,30 @@ NEXT EXPERIMENT: profile with with_stack=True to see who calls to(), {tail}
 def test_a_wrapped_refusal_of_an_attention_kernel(tail: str, passed: bool) -> None:
     got = grade_text(WRAPPED.format(tail=tail), "partA")
     assert got["no-premature-attention-kernel"] is passed
+
+
+ABSTRACT = """\
+Workload: decoder-only LLM, prompt 4096, output 128, bf16 weights, batch 1
+Hardware: L4
+Top CUDA time: matmul and flash attention lead; copy_ and to are {a} movement worth explaining.
+Top CPU / orchestration cost: tokenizer.encode, 22 ms on the CPU, which adds to TTFT.
+Next experiment: a {b} look with record_function ranges at who calls to(), across the {c}.
+"""
+
+
+@pytest.mark.parametrize(
+    ("words", "flagged"),
+    [
+        # three abstract words relating the ideas: its passed claims go to a person
+        (("holistic", "dtype-aware", "movement/compute landscape"), True),
+        # plain words: judged as usual
+        (("35 ms of", "quick", "prefill and decode steps"), False),
+    ],
+)
+def test_abstract_words_flag_the_claims_for_review(words: tuple[str, ...], flagged: bool) -> None:
+    a, b, c = words
+    result = grade_report(Report.parse(ABSTRACT.format(a=a, b=b, c=c)), resolve_exercise("partA"))
+    got = {r.id: r for r in result.criteria}
+    assert got["one-next-experiment"].passed
+    assert got["one-next-experiment"].review is flagged
+    assert got["five-fields"].review is False  # a criterion of form is never flagged for it
