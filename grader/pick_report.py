@@ -43,7 +43,7 @@ class Choice:
 
 def _fields_named(path: Path) -> int:
     """How many of the five fields the file's lines name (a quick look, bounded)."""
-    from grader.report.fields import match_label
+    from grader.report.labels import match_label
     from grader.submission import read_submission
 
     text = read_submission(path).text

@@ -24,7 +24,8 @@ from grader.grading import grade_submission
 from grader.parts import split_parts
 from grader.report import bounds, language
 from grader.report.document import Line, parse_document
-from grader.report.fields import Field, field_specs
+from grader.report.fields import Field
+from grader.report.labels import field_specs
 from grader.report.model import Report, TextLine, _join_wrapped
 from grader.report.units import split_units
 from grader.submission import decode_submission

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from grader.checks.registry import Context, Evidence, Verdict, check
-from grader.report.fields import field_specs
+from grader.report.labels import field_specs
 
 
 @check("five-fields")

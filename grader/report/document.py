@@ -176,7 +176,7 @@ def _lazy_label(source: list[str], number: int, raw: str) -> bool:
     if _LABEL_LINE.match(raw):
         return True
     # a field's name alone, the answer in an outline under it: "Hardware" then "  - L4"
-    from grader.report.fields import match_label  # fields reads lines this module makes
+    from grader.report.labels import match_label  # labels reads lines this module makes
 
     hit = match_label(raw.strip(" *_"))
     return hit is not None and not hit[2]

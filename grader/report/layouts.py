@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from grader.report.document import Line
-from grader.report.fields import ANSWER_MARK, QUESTION_MARK, match_label
+from grader.report.labels import ANSWER_MARK, QUESTION_MARK, match_label
 from grader.report.language import sentences
 
 MIN_LABELS = 2

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from grader.exercises import Exercise
-from grader.report.fields import field_specs
+from grader.report.labels import field_specs
 from grader.rubric import rubric_for
 
 _EXTRA = {

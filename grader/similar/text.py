@@ -39,7 +39,7 @@ def _words(line: str) -> list[str]:
 
 @cache
 def _labels() -> frozenset[tuple[str, ...]]:
-    from grader.report.fields import field_specs
+    from grader.report.labels import field_specs
 
     specs, _ = field_specs()
     names = [n for s in specs for n in (s.name, *s.exact, *s.aliases)]
