@@ -216,3 +216,17 @@ def test_abstract_words_flag_the_claims_for_review(words: tuple[str, ...], flagg
     assert got["one-next-experiment"].passed
     assert got["one-next-experiment"].review is flagged
     assert got["five-fields"].review is False  # a criterion of form is never flagged for it
+
+
+@pytest.mark.parametrize(
+    ("value", "n"),
+    [
+        # the units a change runs on are its means, not a second change
+        ("switch the matmul weights to FP8 on the L4's tensor cores and re-measure", 1),
+        ("int8 weight-only quantization on the tensor cores", 1),
+        # tensor cores asked for as a change of their own
+        ("try int8 weights, and also enable TF32 tensor cores for attention", 2),
+    ],
+)
+def test_the_units_a_change_runs_on(value: str, n: int) -> None:
+    assert experiments_in(value) == n

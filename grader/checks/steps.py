@@ -34,7 +34,13 @@ _NOT_A_STEP = re.compile(
 # It runs to the clause's end: in 'torch.compile with mode="reduce-overhead", CUDA graphs
 # for the decode step, and raising the batch to 8' the graphs and the batch are changes too.
 _LAST_MEANS = re.compile(r"\s(?:via|using|through|by means of)\s[^,;]*$", re.IGNORECASE)
-_METHOD = re.compile(r"\s(?:via|using|through|with|by means of)\s[^,;]*", re.IGNORECASE)
+# ... and the units a change runs on: "FP8 weights for the matmuls on the L4's FP8 tensor
+# cores" is one change, made on tensor cores.
+_METHOD = re.compile(
+    r"\s(?:via|using|through|with|by means of)\s[^,;]*"
+    r"|\s(?:on|onto)\s(?:the\s)?(?:[\w'\u2019]+\s){0,3}tensor[- ]?cores?\b",
+    re.IGNORECASE,
+)
 _BRACKETS = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 
 
