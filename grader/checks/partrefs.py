@@ -22,6 +22,8 @@ _PART_REF = re.compile(
     # "A matmul = real math", "B bottleneck: launches"
     r"|^\W*([ABC]) (?:matmul|copies|copy_|bottleneck|problem|diagnosis|class|cost|limit|"
     r"prefill|decode|gpu|cpu)\s*(?:=|:|->|→)"
+    # a title's part in brackets after it: "Meaning of top CUDA (A): ..."
+    r"|(?<=\w )\(([ABC])\)"
 )
 _PART_HINT = re.compile(r"[ABC]|[Pp]art|[Tt]eil")
 # Terse notes set the parts side by side by their bare letters ("A copies, B python"): a

@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 
 from grader.report.bounds import check_text, parse_tokens
 from grader.report.html_paste import unhtml
+from grader.report.latex import unlatex
 from grader.report.markups import unmarkup
 from grader.report.notebook import uncode
 from grader.report.plaintext import ungrid, unletter
@@ -193,7 +194,10 @@ def parse_document(text: str) -> list[Line]:
         text = _OTHERS_WORDS.sub(_blank, text)
     if "\u2022" in text or "\u25e6" in text or "\u25aa" in text or "\u25cf" in text:
         text = _GLYPH_BULLET.sub(r"\1-", text)  # "• A: ..." pasted from a word processor
-    text, origin = unhtml(text)  # pasted HTML: "<p><b>Workload:</b> ...<br>" as markdown
+    text, origin = unlatex(text)  # LaTeX source: "\\item \\textbf{Workload:} ..." as markdown
+    text, html_origin = unhtml(text)  # pasted HTML: "<p><b>Workload:</b> ...<br>" as markdown
+    if html_origin:
+        origin = [origin[n - 1] for n in html_origin] if origin else html_origin
     text = unmarkup(text)  # org-mode, reStructuredText, AsciiDoc: "Workload:: ..." and so on
     text = uncode(text)  # a notebook's export: '"Workload": "...",' is "Workload: ..."
     text = ungrid(text)  # a box drawn with + - |: "| WORKLOAD | decode, bs=1 |"
