@@ -230,3 +230,24 @@ def test_abstract_words_flag_the_claims_for_review(words: tuple[str, ...], flagg
 )
 def test_the_units_a_change_runs_on(value: str, n: int) -> None:
     assert experiments_in(value) == n
+
+
+@pytest.mark.parametrize(
+    ("not_yet", "passed"),
+    [
+        # a clause with a subject of its own: what it calls fine is not the copies
+        (
+            "Not yet: the attention kernel. It is already flash, and the movement is "
+            "unexplained, so a new kernel would optimize the part that is already fine.",
+            True,
+        ),
+        # the copies themselves called fine
+        ("Not yet: the attention kernel, because copy_ and to are fine, they are normal.", False),
+    ],
+)
+def test_a_clause_with_its_own_subject_does_not_dismiss_the_copies(
+    not_yet: str, passed: bool
+) -> None:
+    diagnosis = "copy_ + to (35 ms) is movement I want explained first."
+    got = grade("partA", diagnosis=diagnosis, not_yet=not_yet)
+    assert got["separates-math-from-movement"] is passed

@@ -115,7 +115,10 @@ def _movement_dismissed(report: Report) -> Sentence | None:
                     # "copy_ at 61%, which is the attention compute": a relative clause
                     # speaks of what it follows, whatever else it names
                     relative = carried and _RELATIVE.match(fragment) is not None
-                    about = subject is not None or (carried and not other) or relative
+                    # "so a new kernel would optimize the part that is already fine" has a
+                    # subject of its own: the copies named before are not what it calls fine
+                    own = opens_own(fragment)
+                    about = subject is not None or (carried and not other and not own) or relative
                     at = subject.start() if subject and not relative else 0
                     if about and _dismisses(fragment, at):
                         return Sentence(fragment.strip(), tl)
