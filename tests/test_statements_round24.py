@@ -251,3 +251,22 @@ def test_a_clause_with_its_own_subject_does_not_dismiss_the_copies(
     diagnosis = "copy_ + to (35 ms) is movement I want explained first."
     got = grade("partA", diagnosis=diagnosis, not_yet=not_yet)
     assert got["separates-math-from-movement"] is passed
+
+
+@pytest.mark.parametrize(
+    ("not_yet", "passed"),
+    [
+        # "real work" said of attention; the copies in a clause of their own after a dash
+        (
+            "Not yet: the attention kernel. It's already flash, and it's real work — swapping "
+            "kernels now would tell us nothing about the 35 ms of copies.",
+            True,
+        ),
+        # the copies listed with the math, then all of it called the forward pass
+        ("Not yet: nothing. matmul + attention + copy_ + to — all of it is real work.", False),
+    ],
+)
+def test_a_dash_sets_a_clause_apart_from_the_math(not_yet: str, passed: bool) -> None:
+    diagnosis = "copy_ + to (35 ms) is movement I want explained first."
+    got = grade("partA", diagnosis=diagnosis, not_yet=not_yet)
+    assert got["separates-math-from-movement"] is passed
