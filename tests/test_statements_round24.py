@@ -270,3 +270,27 @@ def test_a_dash_sets_a_clause_apart_from_the_math(not_yet: str, passed: bool) ->
     diagnosis = "copy_ + to (35 ms) is movement I want explained first."
     got = grade("partA", diagnosis=diagnosis, not_yet=not_yet)
     assert got["separates-math-from-movement"] is passed
+
+
+@pytest.mark.parametrize(
+    ("next_", "stretch", "passed"),
+    [
+        # an op quoted to point at it is what a range would wrap, not a range
+        (
+            "Next experiment: re-profile with record_function ranges and find who calls "
+            "`aten::to`.",
+            'Stretch: an NVTX range called "layer_forward" around each layer, and a few more.',
+            False,
+        ),
+        (
+            "Next experiment: wrap the forward in record_function ranges and find who calls "
+            "`copy_`.",
+            'Stretch: a range called "layer_forward" around each decoder layer.',
+            False,
+        ),
+        # under the stretch's own lead, an op's name is the name the learner gives a range
+        ("Next experiment: profile with with_stack=True.", 'Ranges: "layer", "slice".', True),
+    ],
+)
+def test_a_quoted_op_is_not_a_range(next_: str, stretch: str, passed: bool) -> None:
+    assert grade("partA", next=next_, stretch=stretch)["stretch-named-ranges"] is passed

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from grader.analyzer.kinds import base_name, is_namespaced
 from grader.checks.common import line_sentences
 from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.document import Line
@@ -214,8 +215,17 @@ def stretch_named_ranges(ctx: Context) -> Verdict:
     lines = stretch + [t for t in spoken if t.number not in taken]
     names: list[str] = []
     first_line = None
+    # a dispatcher op quoted to point at it ("find the caller of `aten::to`") is what a
+    # range would wrap, not a range; so is the table's op named outside the stretch's part
+    ops = {base_name(r.name) for r in ctx.exercise.table.rows}
     for tl in lines:
-        found = [n for n in range_names(tl.text) if n not in names]
+        found = [
+            n
+            for n in range_names(tl.text)
+            if n not in names
+            and not is_namespaced(n)
+            and (tl.number in taken or base_name(n) not in ops)
+        ]
         if found and first_line is None:
             first_line = tl
         names += found
