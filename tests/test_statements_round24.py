@@ -294,3 +294,26 @@ def test_a_dash_sets_a_clause_apart_from_the_math(not_yet: str, passed: bool) ->
 )
 def test_a_quoted_op_is_not_a_range(next_: str, stretch: str, passed: bool) -> None:
     assert grade("partA", next=next_, stretch=stretch)["stretch-named-ranges"] is passed
+
+
+@pytest.mark.parametrize(
+    ("attention_2", "passed"),
+    [
+        # fused-attention-wrong-here: the cost said to be the launches, its predicate left out
+        (
+            "A fused kernel is wrong here: attention isn't what costs time, the launches and "
+            "Python are.",
+            True,
+        ),
+        (
+            "Fused attention is the wrong move, since attention costs nothing here; it's the "
+            "launches.",
+            True,
+        ),
+        # the cost said to be elsewhere without saying where
+        ("A fused kernel is wrong here: attention isn't what costs time.", False),
+    ],
+)
+def test_the_cost_said_to_be_the_launches(attention_2: str, passed: bool) -> None:
+    got = grade("partB", attention_1="", attention_2=attention_2)
+    assert got["fused-attention-wrong-here"] is passed
