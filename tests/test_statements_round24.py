@@ -317,3 +317,24 @@ def test_a_quoted_op_is_not_a_range(next_: str, stretch: str, passed: bool) -> N
 def test_the_cost_said_to_be_the_launches(attention_2: str, passed: bool) -> None:
     got = grade("partB", attention_1="", attention_2=attention_2)
     assert got["fused-attention-wrong-here"] is passed
+
+
+@pytest.mark.parametrize(
+    ("top", "passed"),
+    [
+        # "the real problem is the attention kernel" claims another class than movement
+        (
+            "matmul 38.4, attention 31.7, copy_ + to 35 ms. The copies come from attention, "
+            "so the real problem is the attention kernel.",
+            False,
+        ),
+        # the attention mask is a cause of the copies, not the math
+        (
+            "matmul 38.4, attention 31.7 ms are math; copy_ + to 35 ms of movement, and I "
+            "suspect the problem is the attention mask kept in fp32.",
+            True,
+        ),
+    ],
+)
+def test_the_problem_is_the_attention_kernel(top: str, passed: bool) -> None:
+    assert grade_text(EXPECTED.format(top=top), "partA")["diagnosis-matches"] is passed
