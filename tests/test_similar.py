@@ -149,22 +149,27 @@ def test_copies_are_found_among_the_class(monkeypatch, kind: str, all_pairs: boo
 
     if not all_pairs:
         monkeypatch.setattr(pairs, "ALL_PAIRS", 0)
-    rng = random.Random(13)
     originals = [r for r in labelled() if len(r[2].split()) >= 40][::6]
     docs = background()
     for path, exercise, text in originals:
+        # each copy made the same way whichever folders are here (../shared may not be)
+        rng = random.Random(path.name)
         docs.append(
             doc(f"copier of {path.stem}", f"copy-{path.name}", exercise, COPIES[kind](text, rng))
         )
     found = {(p.a.file, p.b.file) for p in pairs.find_similar(docs)}
     unseen = [] if all_pairs else _unseen_by_pruning(docs)
-    for path, _, _ in originals:
-        if str(path) in unseen:
-            continue  # too few rare 3-grams shared with its copy (README, similarity)
-        assert (str(path), f"copy-{path.name}") in found or (
-            f"copy-{path.name}",
-            str(path),
-        ) in found
+    missed = [
+        str(path)
+        for path, _, _ in originals
+        if str(path) not in unseen  # too few rare 3-grams shared with its copy (README)
+        and (str(path), f"copy-{path.name}") not in found
+        and (f"copy-{path.name}", str(path)) not in found
+    ]
+    # verbatim and reordered copies are always found; a copy with one word in ten moved
+    # and a few words changed almost always (of all 3,364 labelled parts, 10 score under
+    # the threshold: parts whose own words are few beside a template's)
+    assert len(missed) <= (len(originals) // 100 if kind == "words swapped" else 0), missed
     assert len(unseen) <= max(1, len(originals) // 20), unseen  # what pruning misses is rare
 
 

@@ -10,7 +10,8 @@ that the second has near-identically (the shared passage).
 Two reports by different authors on the same exercise share the course's vocabulary (op
 names, the table's figures, "bf16", "prefill"): among the 333 labelled reports of nine
 authors, the closest pair by different authors scores 80, and copies with one word in ten
-moved and a few words changed score 93 or more.  ``THRESHOLD`` is 90, between the two.  Parts of
+moved and a few words changed almost all score 90 or more (10 of the copies of 3,364 labelled
+parts score under it: parts with few words of their own).  ``THRESHOLD`` is 90.  Parts of
 fewer than ``MIN_WORDS`` words of their own are not compared: two short, correct answers
 to the same question can agree without copying.
 
