@@ -93,6 +93,7 @@ TABLE = r"""\section*{Part B}
 \textbf{Hardware:} & L4 \\
 \textbf{Top CUDA time:} & \texttt{aten::matmul} 6.1 ms over 240 calls \\
 \textbf{Top CPU / orchestration cost:} & Python decode loop 38 ms \\
+\hline
 \textbf{Next experiment:} & CUDA graphs for the decode step \\
 \hline
 \end{tabular}
@@ -103,6 +104,8 @@ def test_a_tabular_is_a_table_of_fields() -> None:
     report = Report.parse(TABLE)
     assert set(report.fields) == {"workload", "hardware", "top_cuda", "top_cpu", "next_experiment"}
     assert report.field("top_cpu").label_line == 7  # type: ignore[union-attr]
+    # a rule between rows does not end the table
+    assert report.field("next_experiment").label_line == 9  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize(

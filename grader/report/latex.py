@@ -123,13 +123,15 @@ def unlatex(text: str) -> tuple[str, list[int]]:
             out.append((inline(e.group("rest")), number))
             continue
         if env and env[-1] in _TABLES:
-            for row in _table_rows(line):
+            rows = _table_rows(line)
+            for row in rows:
                 out.append((row, number))
                 table_rows += 1
                 if table_rows == 1:
                     out.append(("|" + "---|" * row.count(" | ") + "---|", number))
-            if table_rows == 0 or not _table_rows(line):
-                out.append(("", number))
+            if not rows and not table_rows:
+                out.append(("", number))  # a rule before the first row
+            # a rule between rows writes nothing: a blank line would end the table
             continue
         out.append((_line(line, lists), number))
     return "\n".join(t for t, _ in out), [n for _, n in out]
