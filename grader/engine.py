@@ -13,11 +13,13 @@ from grader.report.model import Report
 from grader.rubric import Rubric, criterion_titles, rubric_for
 from grader.stuffing import (
     ABSTRACT,
+    GENERAL,
     JUDGE_CLAIMS,
     LOOK_AGAIN,
     NO_FIELDS,
     abstract_words,
     fieldless,
+    generalities,
     judged_description,
     stuffed_line,
     stuffed_verdict,
@@ -117,6 +119,8 @@ def grade_report(
             look_again = NO_FIELDS
         elif words := abstract_words(report):
             look_again = ABSTRACT.format(words=", ".join(dict.fromkeys(words)))
+        elif words := generalities(report):
+            look_again = GENERAL.format(words=", ".join(dict.fromkeys(words)))
     for crit in rubric.applicable(analysis.bottleneck):
         if blank:
             verdict = Verdict.no(None, NOTHING_TO_GRADE)

@@ -17,10 +17,13 @@ does.
 
 from __future__ import annotations
 
+import re
+
 from grader.checks.registry import Evidence, Verdict
 from grader.report.keyword_lists import is_keyword_list
-from grader.report.language import has, mentions
+from grader.report.language import concept, has, mentions
 from grader.report.model import Report
+from grader.report.numbers import with_digits
 
 STUFFED = "a list of the course's terms, not findings: this criterion needs a claim"
 
@@ -124,3 +127,30 @@ def abstract_words(report: Report) -> list[str]:
     text = "\n".join(t.text for t in report.text_lines)
     found = [text[a:b].lower() for a, b in mentions("abstractions", text)]
     return found if len(found) >= _ABSTRACTIONS else []
+
+
+GENERAL = (
+    "the report speaks of what is usual ({words}) and quotes no figure from the table, as "
+    "keyword-stuffed reports do: a person may check that this claim is really made"
+)
+# a figure read off the table: "19.6 ms", "61%", "436 calls", "3x", "sixty one percent"
+_FIGURE = re.compile(
+    r"\d[\d.,]*\s*(?:ms|msec|\u00b5s|us|s\b|%|x\b|\u00d7|calls|gb|mb)|\b\d+\.\d+\b", re.IGNORECASE
+)
+
+
+def generalities(report: Report) -> list[str]:
+    """The words that speak of what is usual ("often", "typically", "in modern systems") or
+    relate ideas in the abstract ("interplay"), in a report that quotes no figure from the
+    table; else none.  Of the 358 labelled
+    reports that quote no figure, 69 use such words and 62 of those are keyword soup (of
+    the 289 that do not, 139 are); the claims they pass are flagged for a person."""
+    text = "\n".join(t.text for t in report.text_lines)
+    if _FIGURE.search(with_digits(text)):
+        return []
+    # every use counts, denied or not: "is not always essential" speaks of what is usual too
+    return [
+        m.group(0).lower()
+        for kind in ("generalities", "abstractions")
+        for m in concept(kind).finditer(text)
+    ]
