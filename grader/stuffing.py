@@ -142,15 +142,16 @@ _FIGURE = re.compile(
 def generalities(report: Report) -> list[str]:
     """The words that speak of what is usual ("often", "typically", "in modern systems") or
     relate ideas in the abstract ("interplay"), in a report that quotes no figure from the
-    table; else none.  Of the 358 labelled
-    reports that quote no figure, 69 use such words and 62 of those are keyword soup (of
-    the 289 that do not, 139 are); the claims they pass are flagged for a person."""
+    table; else none.  Of the 358 labelled reports that quote no figure, 69 use such words
+    and 62 of those are keyword soup (of the 289 that do not, 139 are); the claims they pass
+    are flagged for a person."""
     text = "\n".join(t.text for t in report.text_lines)
-    if _FIGURE.search(with_digits(text)):
+    if _FIGURE.search(text):  # most reports quote a figure: read no further
         return []
     # every use counts, denied or not: "is not always essential" speaks of what is usual too
-    return [
+    words = [
         m.group(0).lower()
         for kind in ("generalities", "abstractions")
         for m in concept(kind).finditer(text)
     ]
+    return [] if not words or _FIGURE.search(with_digits(text)) else words
