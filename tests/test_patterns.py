@@ -92,7 +92,7 @@ def test_any_change_finds_a_change_exactly_when_some_kind_does():
 
 
 def test_one_expression_for_part_leads_picks_the_part_trying_each_in_turn_would():
-    from grader.report.sections import _DECOR, section_of
+    from grader.report.leads import _DECOR, section_of
 
     parts = {name: Pattern.of(p) for name, p in _raw()["sections"].items()}
     raw_lines = list(CORPUS) + [

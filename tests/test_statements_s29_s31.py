@@ -348,7 +348,7 @@ def test_a_fix_of_what_the_probe_looks_at(value: str, n: int) -> None:
     ],
 )
 def test_numbered_questions_lead_their_parts(lead: str, part: str) -> None:
-    from grader.report.sections import section_of
+    from grader.report.leads import section_of
 
     found = section_of(lead)
     assert found is not None and found[0] == part

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from grader.report.sections import section_of
+from grader.report.leads import section_of
 from tests.test_statements import grade, grade_text
 
 

@@ -14,8 +14,9 @@ from functools import cache
 
 from grader.checks.hypothesis_refs import _FOR_ORDINAL, _ORDINAL_LEAD, cause_of, references
 from grader.report.language import _raw
+from grader.report.leads import _HYPOTHESIS_START
 from grader.report.patterns import Pattern
-from grader.report.sections import _HYPOTHESIS_START, CONTINUES
+from grader.report.sections import CONTINUES
 from grader.report.units import Unit
 
 # Where a sentence ends and the next begins with a capital, in a hypothesis or a test.

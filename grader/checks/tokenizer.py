@@ -9,7 +9,7 @@ from grader.checks.footnotes import footnote_refs, footnotes
 from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.keyword_lists import is_keyword_list
 from grader.report.language import has, mentions, names
-from grader.report.sections import undecorated
+from grader.report.leads import undecorated
 
 
 @check("tokenizer-outside-gpu")

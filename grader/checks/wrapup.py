@@ -9,8 +9,8 @@ from grader.checks.common import line_sentences
 from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.document import Line
 from grader.report.language import _raw, has
+from grader.report.leads import section_of, undecorated
 from grader.report.model import TextLine
-from grader.report.sections import section_of, undecorated
 
 _LABEL = re.compile(r"^([^:\u2014\u2013]{1,80}?)\s*[:\u2014\u2013]\s*")
 _LEAD_WORDS = frozenset(_raw()["not_yet_lead_words"].split())

@@ -14,7 +14,7 @@ from functools import cached_property
 
 from grader.report.document import Line
 from grader.report.labels import ANSWER, DECOR, FieldSpec, field_specs, label_value, match_label
-from grader.report.sections import LABEL_LEAD, opens_part, section_of
+from grader.report.leads import LABEL_LEAD, opens_part, section_of
 
 # "TODO (not sure between compile and cuda graphs)", "TBD - need to discuss": a placeholder
 # with an aside after it is still a placeholder, and so is one put off: "TBD after standup".

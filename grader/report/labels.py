@@ -15,7 +15,7 @@ from functools import cache, lru_cache
 from rapidfuzz import fuzz, process
 
 from grader.report.document import Line
-from grader.report.sections import BRACKET_TAG, MARKS, TIME_STAMP
+from grader.report.leads import BRACKET_TAG, MARKS, TIME_STAMP
 from grader.yamlload import package_data
 
 _SEPARATOR = re.compile(

@@ -11,51 +11,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
 
 from grader.report.document import Line
-from grader.report.language import _raw
-from grader.report.patterns import Pattern, hoist_boundary, source_of
-from grader.report.units import (
-    HYPOTHESIS_NAMES,
-    MARKER,
-    SUBSCRIPT,
-    Unit,
-    nested,
-    split_units,
-    tests_several,
-)
+from grader.report.leads import _DECOR, _HYPOTHESIS_START, LABEL_LEAD, section_of
+from grader.report.units import HYPOTHESIS_NAMES, MARKER, Unit, nested, split_units, tests_several
 
-# A line that opens with a label of its own: "Not yet: ...", "Reading: ...".
-LABEL_LEAD = re.compile(r"^[\w*_`'’ /&+-]{1,40}?:\s")
-# Arrows, symbols and emoji a line may open with ("✅ Workload:", "🧪 Hypotheses").
-MARKS = r"[\u2190-\u21ff\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff\ufe0f]"
-# Decoration before a lead: markdown marks, a checkbox ("- [ ] Not yet:"), or an enumerator
-# that is not a unit's label ("C) not yet:", "3. Hypotheses").
-# A lab notebook's time stamp ("**09:41** Why ...", "[14:05] Workload:") or bracketed tag
-# ("[t+4] ...") before a line's words: decoration here, and before a field's label.
-TIME_STAMP = r"\[?\d{1,2}:\d{2}(?::\d{2})?\]?"
-BRACKET_TAG = r"\[[^\]\n]{1,12}\]"
-_DECOR = re.compile(
-    rf"^(?:[\s*_`#>\u2014\u2013-]|{MARKS}|\[[ xX]\]|(?:[A-Z]|\d{{1,2}}[a-z]?)[.)]\s"
-    r"|\d{1,2}(?:\.\d{1,2})+\.?\s"
-    # requirement-style numbers: "R1. Hypotheses", "R2 Experiments", "REQ-3: ..."
-    r"|(?:R|REQ-?)\d{1,2}(?:\.\d{1,2})*[.:)]?\s"
-    r"|\u00a7\s?\d{1,2}(?:\.\d{1,2})*[.:)]?\s"  # a section sign: "§4 Not yet"
-    # a deck's or a form's own numbering: "Slide 6 — Not yet", "Step 2: Hypotheses"
-    r"|(?:[Ss]lide|[Ss]ection|[Ss]tep|[Pp]age|SLIDE|STEP)\s?#?\d{1,2}\s*(?:[\u2014\u2013:.)-]\s*|\s(?=[A-Z]))"
-    rf"|{TIME_STAMP}(?=[\s*_\]])|{BRACKET_TAG}(?=\s)|Q\d{{0,2}}\s*(?:[:.)]|\s[\u2014\u2013-])\s)+"
-)
 _ARROW = re.compile(r"^\s*(?:->|→|=>)")
 _LAZY_LABELS = ("not_yet", "stretch", "contrast")
 _DASH_ITEM = re.compile(r"^[-*+]\s+\S")
 _LEAD_MARKER = re.compile(
     r"\b(?:hyp\w*|tests?|checks?|for|experiments?)\.?\s+(?:h\s*)?([a-d1-9])\b", re.IGNORECASE
-)
-_HYPOTHESIS_START = re.compile(
-    rf"^\W*(?:(?:h|hyp(?:othesis)?\.?\s*)\d\b|{SUBSCRIPT % '[a-d1-9]'}"
-    rf"|(?:{HYPOTHESIS_NAMES})\s*#?\s*(?:[1-9]|[a-d](?=\s*[:.)\u2014\u2013-]))\b)",
-    re.IGNORECASE,
 )
 
 
@@ -88,79 +53,6 @@ class Section:
             return [ln for ln in self.lines if ln.kind == "paragraph" and _DASH_ITEM.match(ln.text)]
         first_list = items[0].list_id
         return [ln for ln in items if ln.list_id == first_list]
-
-
-# What is left of a lead before its separator ("Hypotheses (two):" -> "(two):").
-# A lead's separator: a colon (not the "::" of "aten::slice"), a dash, or a full stop.
-_LEAD_TAIL = re.compile(r"^(?:[^:—–-]|::){0,40}?(?:(?<!:):(?!:)|[—–-]|\.(?=\s))\s*")
-_SEPARATOR = re.compile(r"(?<!:):(?!:)|[—–-]|\.\s")
-
-
-@cache
-def _section_leads() -> Pattern:
-    """Every part's lead words in one expression, a named group per part, in the lexicon's
-    order: matched at the start of a line, the first part whose lead fits wins, as if each
-    were tried in turn."""
-    return Pattern(
-        "|".join(
-            f"(?P<{name}>{hoist_boundary([source_of(p) for p in pats])})"
-            for name, pats in _raw()["sections"].items()
-        )
-    )
-
-
-# A title that names the next part too: "Hypotheses and discriminating experiments."
-# The question's own tail, copied from the course without its question mark: ", and why."
-_AND_WHY = re.compile(r"^\W*(?:yet|now|for now)?\W*(?:and )?why\W*$", re.IGNORECASE)
-_ALSO_NAMED = re.compile(
-    r"^\s*(?:and|&|\+)\s+(?:\w+\s+){0,2}(?:experiments?|tests?|checks?|hypothes[ie]s)\W*$", re.I
-)
-
-
-def undecorated(text: str) -> str:
-    """A line without the marks and enumerators before its words ("5.1 ", "- [ ] ")."""
-    return _DECOR.sub("", text).strip()
-
-
-_TAGGED_LEAD = re.compile(r"^[A-Za-z]+(?:\s[A-Za-z]+)?\s*\(([^()]{3,30})\)\s*[.:\u2014\u2013-]\s*")
-
-
-def section_of(text: str) -> tuple[str, str] | None:
-    """The part a line opens, and the rest of the line after its lead words."""
-    plain = _DECOR.sub("", text).strip()
-    m = _section_leads().match(plain)
-    if m is None:
-        # a lead of one's own that names its part in brackets: "Remark (not yet). The ..."
-        tagged = _TAGGED_LEAD.match(plain)
-        inner = section_of(tagged.group(1)) if tagged else None
-        if tagged is None or inner is None or inner[1]:
-            return None
-        return inner[0], plain[tagged.end() :].strip(" *_")
-    name = next(n for n, g in m.groupdict().items() if g is not None)
-    rest = plain[m.end() :]
-    if plain[: m.end()].rstrip().endswith(":"):
-        pass  # the lead ran to its colon: "copy_/to: probably casting. Could also be ..."
-    elif _SEPARATOR.search(rest[:45]):
-        rest = _LEAD_TAIL.sub("", rest, count=1)
-    elif len(plain.split()) <= 8 and (not rest.rstrip().endswith(".") or _ALSO_NAMED.match(rest)):
-        rest = ""  # a lead standing alone: "What I would leave alone for now"
-    elif rest.rstrip(" *_").endswith("?") or _AND_WHY.match(rest):
-        rest = ""  # a question, answered below: "One thing you would not optimize yet, and why?"
-    return name, rest.strip(" *_")
-
-
-def opens_part(text: str) -> bool:
-    """A line that opens a part of its own even inside another block's paragraph: a short
-    lead alone ("Hypotheses", "13:18 vs Part A"), a labelled one ("Not yet: SDPA - already
-    flash."), or a marked hypothesis ("H1 fp32 inputs cast to bf16 -> ...")."""
-    if _HYPOTHESIS_START.match(text):
-        return True
-    found = section_of(text)
-    if found is None:
-        return False
-    if found[0] == "not_yet" and text[:1].isupper():
-        return True  # a line of its own: "Leave attention alone; it's already the fast kind."
-    return (not found[1] and len(text.split()) <= 6) or bool(LABEL_LEAD.match(text))
 
 
 def find_sections(lines: list[Line], field_lines: set[tuple[int, int]]) -> dict[str, list[Section]]:
