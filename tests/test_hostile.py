@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from grader.errors import GraderError
 from grader.grading import grade_submission
 from grader.parts import split_parts
-from grader.report import bounds, language
+from grader.report import bounds, clauses, language
 from grader.report.document import Line, parse_document
 from grader.report.fields import Field
 from grader.report.labels import field_specs
@@ -136,14 +136,14 @@ def test_a_file_of_100000_part_headings_is_split_in_one_pass():
 def _clause_start_before(text: str, pos: int) -> int:
     # a mark may look one character past its end (a sentence ends where a capital follows)
     start = 0
-    for m in language._CLAUSE.finditer(text, 0, min(len(text), pos + 1)):
+    for m in clauses._CLAUSE.finditer(text, 0, min(len(text), pos + 1)):
         if m.start() < pos:
             start = min(m.end(), pos)
     return start
 
 
 def _clause_end_before(text: str, pos: int) -> int:
-    m = language._CLAUSE.search(text, pos)
+    m = clauses._CLAUSE.search(text, pos)
     return m.start() if m else len(text)
 
 
@@ -158,11 +158,11 @@ CLAUSE_PIECES = st.sampled_from(
 def test_clause_bounds_are_what_a_scan_from_the_start_finds(text, data):
     pos = data.draw(st.integers(0, len(text)))
     reach = data.draw(st.integers(0, 120))
-    language._clause_marks.cache_clear()
-    language._mark_positions.cache_clear()
-    assert language.clause_start(text, pos) == _clause_start_before(text, pos)
-    assert language.clause_end(text, pos) == _clause_end_before(text, pos)
-    assert language.clause_end(text, pos, reach) == min(_clause_end_before(text, pos), pos + reach)
+    clauses._clause_marks.cache_clear()
+    clauses._mark_positions.cache_clear()
+    assert clauses.clause_start(text, pos) == _clause_start_before(text, pos)
+    assert clauses.clause_end(text, pos) == _clause_end_before(text, pos)
+    assert clauses.clause_end(text, pos, reach) == min(_clause_end_before(text, pos), pos + reach)
 
 
 def test_a_line_of_thousands_of_mentions_finds_each_clause_in_one_pass():
@@ -170,10 +170,10 @@ def test_a_line_of_thousands_of_mentions_finds_each_clause_in_one_pass():
     positions = [m.start() for m in re.finditer("copies", text)]
     with deadline(10):
         for _ in range(5):
-            language._clause_marks.cache_clear()
-            language._mark_positions.cache_clear()
-            starts = [language.clause_start(text, p) for p in positions]
-            ends = [language.clause_end(text, p) for p in positions]
+            clauses._clause_marks.cache_clear()
+            clauses._mark_positions.cache_clear()
+            starts = [clauses.clause_start(text, p) for p in positions]
+            ends = [clauses.clause_end(text, p) for p in positions]
     assert starts[1] == text.index("(maybe)") + len("(maybe)")
     assert ends[1] == text.index("(", starts[1])
 

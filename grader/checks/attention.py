@@ -6,17 +6,9 @@ import re
 
 from grader.checks.common import iter_sentences
 from grader.checks.registry import Context, Evidence, Verdict, check
+from grader.report.clauses import clause_end, clause_start
 from grader.report.document import Line
-from grader.report.language import (
-    clause_end,
-    clause_start,
-    concept,
-    conditional_after,
-    has,
-    mentions,
-    negated,
-    unnegated,
-)
+from grader.report.language import concept, conditional_after, has, mentions, negated, unnegated
 from grader.report.model import Report, TextLine
 
 _BARE_ITEM_WORDS = 5

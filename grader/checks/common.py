@@ -9,13 +9,13 @@ from typing import NamedTuple
 
 from grader.analyzer.classify import CLASSES
 from grader.checks.partrefs import about_other_part, own_share
+from grader.report.clauses import sentences
 from grader.report.keyword_lists import is_keyword_list
 from grader.report.language import (
     claim,
     diagnosis_kinds,
     mentions,
     names,
-    sentences,
     unnegated,
     whole_diagnosis,
 )

@@ -14,7 +14,8 @@ from grader.checks.common import (
 )
 from grader.checks.diagnosis import outweighs
 from grader.checks.registry import Context, Evidence, Verdict, check
-from grader.report.language import has, mentions, names, sentences
+from grader.report.clauses import sentences
+from grader.report.language import has, mentions, names
 
 
 @check("separates-math-from-movement")

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import re
 
+from grader.report.clauses import sentences
 from grader.report.document import Line
 from grader.report.labels import ANSWER_MARK, QUESTION_MARK, match_label
-from grader.report.language import sentences
 
 MIN_LABELS = 2
 # A label opening the text or a sentence, or after a bar or dot that sets fields apart
