@@ -1,0 +1,38 @@
+"""Statements from the twenty-sixth stop's work, each a table row.
+
+Written from criteria.md's definitions, not copied from any labelled report.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from grader.engine import grade_report
+from grader.exercises import resolve_exercise
+from grader.report.model import Report
+
+FIELDS = """\
+Workload: decoder-only LLM, 4096-token prompt, 128 out, bf16, batch 1
+Hardware: L4
+Top CUDA time: matmul 38.4 ms, flash attention 31.7 ms, copy_ + to 35 ms
+Top CPU / orchestration cost: tokenizer.encode 22 ms on the CPU
+Next experiment: {next}
+"""
+
+
+@pytest.mark.parametrize(
+    ("next_experiment", "flagged"),
+    [
+        # a bare list of tools: there is content, but is it substantive? a person decides
+        ("profiler, NVTX, torch.compile, FlashAttention, dtype, with_stack", True),
+        ("NVTX record_function with_stack CUDA graphs flash attention compile", True),
+        # one experiment, said in a sentence: no doubt
+        ("profile with with_stack=True to find which line calls to() and copy_", False),
+    ],
+)
+def test_next_experiment_as_a_list_of_terms_is_flagged(next_experiment: str, flagged: bool) -> None:
+    text = FIELDS.format(next=next_experiment)
+    result = grade_report(Report.parse(text), resolve_exercise("partA"))
+    five = {r.id: r for r in result.criteria}["five-fields"]
+    assert five.passed  # the field has content either way
+    assert five.review is flagged
