@@ -10,6 +10,7 @@ import pytest
 from grader.engine import grade_report
 from grader.exercises import resolve_exercise
 from grader.report.model import Report
+from tests.test_statements import grade
 
 FIELDS = """\
 Workload: decoder-only LLM, 4096-token prompt, 128 out, bf16, batch 1
@@ -36,3 +37,21 @@ def test_next_experiment_as_a_list_of_terms_is_flagged(next_experiment: str, fla
     five = {r.id: r for r in result.criteria}["five-fields"]
     assert five.passed  # the field has content either way
     assert five.review is flagged
+
+
+@pytest.mark.parametrize(
+    ("not_yet", "passed"),
+    [
+        # an arrow sets the thing off as a colon does, and the reason follows
+        ("not yet → custom attention kernel. b/c already flash + copies unexplained.", True),
+        (
+            "Not yet -> the tokenizer. It is one call, a fixed cost; the 35 ms of copies come first.",
+            True,
+        ),
+        ("Not yet => slice: 436 calls, only 1.4 ms on the GPU.", True),
+        # the arrow does not make a reason of a bare name
+        ("not yet → custom attention kernel.", False),
+    ],
+)
+def test_not_yet_after_an_arrow(not_yet: str, passed: bool) -> None:
+    assert grade("partA", not_yet=not_yet)["not-yet-with-reason"] is passed

@@ -40,7 +40,10 @@ _NO_THING = re.compile(r"^\W*(?:because|since|as|b/c|bc|cuz)\b", re.IGNORECASE)
 # What names no part of the run: "Not yet: premature optimization, since ...", "nothing is
 # ready to be optimized yet", "anything glamorous", "not optimizing prematurely".
 _VAGUE_WORDS = frozenset(_raw()["not_yet_vague_words"].split())
-_LEAD_ONLY = re.compile(r"^\W*not (?:yet|now|for now)\W*(?:[.:\u2014\u2013-]\W*)", re.IGNORECASE)
+# "Not yet:", "Not yet —", "not yet → attention": an arrow sets the thing off as a colon does
+_LEAD_ONLY = re.compile(
+    r"^\W*not (?:yet|now|for now)\W*?(?:[.:\u2014\u2013\u2192\u21d2-]|[-=]>)\W*", re.IGNORECASE
+)
 _ANYTHING_ON = re.compile(
     r"^\W*(?:anything|everything)\s+(?:on|about|in|for|around|touching|related to|to do with)\s",
     re.IGNORECASE,
