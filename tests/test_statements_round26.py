@@ -45,7 +45,7 @@ def test_next_experiment_as_a_list_of_terms_is_flagged(next_experiment: str, fla
         # an arrow sets the thing off as a colon does, and the reason follows
         ("not yet → custom attention kernel. b/c already flash + copies unexplained.", True),
         (
-            "Not yet -> the tokenizer. It is one call, a fixed cost; the 35 ms of copies come first.",
+            "Not yet -> the tokenizer. One call, a fixed cost; the 35 ms of copies come first.",
             True,
         ),
         ("Not yet => slice: 436 calls, only 1.4 ms on the GPU.", True),
