@@ -10,7 +10,7 @@ import pytest
 from grader.engine import grade_report
 from grader.exercises import resolve_exercise
 from grader.report.model import Report
-from tests.test_statements import grade
+from tests.test_statements import grade, grade_text
 
 FIELDS = """\
 Workload: decoder-only LLM, 4096-token prompt, 128 out, bf16, batch 1
@@ -55,3 +55,41 @@ def test_next_experiment_as_a_list_of_terms_is_flagged(next_experiment: str, fla
 )
 def test_not_yet_after_an_arrow(not_yet: str, passed: bool) -> None:
     assert grade("partA", not_yet=not_yet)["not-yet-with-reason"] is passed
+
+
+CONTRAST = """\
+Workload: batch 1, prompt 32, decode 128, tiny hidden size
+Hardware: L4
+Top CUDA time: aten::matmul, 6.1 ms over 240 calls, about 25 us per call.
+Top CPU / orchestration cost: the Python decode loop, 38 ms of CPU time; the GPU waits.
+Next experiment: capture the decode step in a CUDA graph and compare the time per token.
+
+A vs B:
+- {a}
+- {b}
+- No attention op in B's table; the GPU waits on launches, so a fused kernel cannot help.
+- A was movement-bound, B is launch overhead.
+"""
+
+
+@pytest.mark.parametrize(
+    ("a_line", "b_line", "passed"),
+    [
+        # terse notes name the part by its bare letter before "matmul (on) top ="
+        (
+            "A matmul on top = heavy real prefill math",
+            "B matmul on top = tiny calls, GPU idle",
+            True,
+        ),
+        ("A matmul top = real prefill math", "B matmul top = small launches, GPU idle", True),
+        # B's half alone is half the answer
+        (
+            "matmul on top = heavy real prefill math",
+            "B matmul top = small launches, GPU idle",
+            False,
+        ),
+    ],
+)
+def test_top_cuda_meaning_in_terse_notes(a_line: str, b_line: str, passed: bool) -> None:
+    got = grade_text(CONTRAST.format(a=a_line, b=b_line), "partB")
+    assert got["top-cuda-meaning"] is passed

@@ -19,9 +19,9 @@ _PART_REF = re.compile(
     r"|\b([ABC]) (?:was|had|is|has|needs|needed)\b|(?:[,;(.\u2014\u2013]\s*|\s-\s)([ABC])\s*[:=]"
     # "A top = matmul doing real prefill math", "B top (matmul): tiny calls"
     r"|^\W*([ABC]) top\b(?! (?:op|kernel|row|entry|line|item|priority)s?\b)"
-    # "A matmul = real math", "B bottleneck: launches"
+    # "A matmul = real math", "B bottleneck: launches", "A matmul on top = prefill math"
     r"|^\W*([ABC]) (?:matmul|copies|copy_|bottleneck|problem|diagnosis|class|cost|limit|"
-    r"prefill|decode|gpu|cpu)\s*(?:=|:|->|→)"
+    r"prefill|decode|gpu|cpu)(?: (?:on |at the )?top)?\s*(?:=|:|->|→)"
     # a title's part in brackets after it: "Meaning of top CUDA (A): ..."
     r"|(?<=\w )\(([ABC])\)"
 )
