@@ -93,3 +93,18 @@ A vs B:
 def test_top_cuda_meaning_in_terse_notes(a_line: str, b_line: str, passed: bool) -> None:
     got = grade_text(CONTRAST.format(a=a_line, b=b_line), "partB")
     assert got["top-cuda-meaning"] is passed
+
+
+@pytest.mark.parametrize(
+    ("attention_2", "proposes"),
+    [
+        # the proposal word itself negated: a refusal, not a proposal
+        ("Fused attention doesn't apply: no attention op shows up, and the GPU waits.", False),
+        ("FlashAttention is not worth trying here: the GPU waits on Python.", False),
+        # the same words, not negated
+        ("Apply fused attention to the decode loop as well.", True),
+    ],
+)
+def test_a_negated_proposal_word_proposes_nothing(attention_2: str, proposes: bool) -> None:
+    got = grade("partB", attention_2=attention_2)
+    assert got["no-premature-attention-kernel"] is not proposes

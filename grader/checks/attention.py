@@ -154,7 +154,8 @@ def _proposed(sentence: str) -> bool:
         if span in read:
             continue
         read.add(span)
-        if has("proposal", sentence[span[0] : span[1]]):
+        # the proposal word itself negated proposes nothing: "fused attention doesn't apply"
+        if next(unnegated(concept("proposal"), sentence[span[0] : span[1]]), None) is not None:
             return True
     return False
 
