@@ -54,7 +54,7 @@ def fill(src: Path, dst: Path, answers: dict[int, dict[str, str]], sep: str = ",
 def test_the_queue_csv_lists_each_flagged_verdict_one_criterion_at_a_time(graded: Path):
     rows = queue_rows(graded / "queue.csv")
     summary = json.loads((graded / "c.json").read_text())["summary"]
-    assert len(rows) == summary["flagged_for_review"] == 16
+    assert len(rows) == summary["flagged_for_review"] == 17
     assert list(rows[0]) == [
         "criterion",
         "exercise",
@@ -72,6 +72,7 @@ def test_the_queue_csv_lists_each_flagged_verdict_one_criterion_at_a_time(graded
     order = [r["criterion"] for r in rows]
     assert order == sorted(order, key=order.index)  # each criterion's rows together
     rubric = [
+        "five-fields",
         "diagnosis-matches",
         "separates-math-from-movement",
         "next-experiment-targets-bottleneck",
@@ -89,28 +90,30 @@ def test_the_summary_counts_flagged_verdicts_per_criterion(graded: Path):
     ]
     flagged = {cid: c["flagged"] for cid, c in criteria.items() if c["flagged"]}
     assert flagged == {
+        "five-fields": 1,  # s-a04's Next experiment is a bare list of terms
         "diagnosis-matches": 6,
         "separates-math-from-movement": 1,
         "next-experiment-targets-bottleneck": 8,
         "two-hypotheses": 1,
     }
     text = (graded / "stdout.txt").read_text()
-    assert "16 verdicts flagged for instructor review" in text
+    assert "17 verdicts flagged for instructor review" in text
     line = next(ln for ln in text.splitlines() if ln.strip().startswith("diagnosis-matches"))
     assert line.endswith("6 flagged for review")
     five = next(ln for ln in text.splitlines() if ln.strip().startswith("five-fields"))
-    assert "flagged" not in five
+    assert five.endswith("1 flagged for review")
 
 
 def test_the_html_queue_has_a_table_per_criterion(graded: Path):
     html = (graded / "c.html").read_text()
-    queue = html.split("<h2>Flagged for review (16)</h2>")[1].split("<h2>")[0]
+    queue = html.split("<h2>Flagged for review (17)</h2>")[1].split("<h2>")[0]
     assert (
-        "Per criterion: diagnosis-matches 6, separates-math-from-movement 1, "
+        "Per criterion: five-fields 1, diagnosis-matches 6, separates-math-from-movement 1, "
         "next-experiment-targets-bottleneck 8, " in queue
     )
     heads = [h.split("</h3>")[0] for h in queue.split("<h3>")[1:]]
     assert heads == [
+        "five-fields (1)",
         "diagnosis-matches (6)",
         "separates-math-from-movement (1)",
         "next-experiment-targets-bottleneck (8)",
@@ -120,7 +123,7 @@ def test_the_html_queue_has_a_table_per_criterion(graded: Path):
 
 def test_a_filled_queue_becomes_overrides_and_the_batch_reads_it_too(graded: Path, tmp_path: Path):
     rows = queue_rows(graded / "queue.csv")
-    # the first failed verdict of the queue (the two before it pass, flagged)
+    # the first failed verdict of the queue (the three before it pass, flagged)
     at = next(i for i, r in enumerate(rows) if r["grader_verdict"] == "failed")
     first, second = rows[at], rows[at + 1]
     filled = fill(
@@ -138,7 +141,7 @@ def test_a_filled_queue_becomes_overrides_and_the_batch_reads_it_too(graded: Pat
     assert result.exit_code == 0, result.output
     assert result.stdout.strip() == (
         f"{target}: 2 overrides added, 0 replaced; 1 rows confirmed the grader's verdict, "
-        "13 left blank"
+        "14 left blank"
     )
     text = target.read_text()
     assert f"- student: {first['student']}\n  exercise: partA\n" in text
@@ -173,20 +176,20 @@ def test_a_filled_queue_becomes_overrides_and_the_batch_reads_it_too(graded: Pat
     [
         (
             {"ta_verdict": "maybe", "ta_note": "n"},
-            ":4: ta_verdict 'maybe' is neither pass nor fail",
+            ":5: ta_verdict 'maybe' is neither pass nor fail",
         ),
-        ({"ta_verdict": "pass"}, ":4: ta_note is empty: say why the verdict changes"),
-        ({"ta_points": "12", "ta_note": "n"}, ":4: ta_points 12 is more than the criterion's 10"),
-        ({"ta_points": "lots", "ta_note": "n"}, ":4: ta_points 'lots' is not a number"),
-        ({"ta_note": "n"}, ":4: ta_note without ta_verdict or ta_points"),
+        ({"ta_verdict": "pass"}, ":5: ta_note is empty: say why the verdict changes"),
+        ({"ta_points": "12", "ta_note": "n"}, ":5: ta_points 12 is more than the criterion's 10"),
+        ({"ta_points": "lots", "ta_note": "n"}, ":5: ta_points 'lots' is not a number"),
+        ({"ta_note": "n"}, ":5: ta_note without ta_verdict or ta_points"),
     ],
 )
 def test_a_badly_filled_queue_names_its_line(
     graded: Path, tmp_path: Path, cells: dict[str, str], message: str
 ):
-    # the queue's third row (line 4 of the CSV) is a failed verdict
-    assert queue_rows(graded / "queue.csv")[2]["grader_verdict"] == "failed"
-    filled = fill(graded / "queue.csv", tmp_path / "filled.csv", {2: cells})
+    # the queue's fourth row (line 5 of the CSV) is a failed verdict
+    assert queue_rows(graded / "queue.csv")[3]["grader_verdict"] == "failed"
+    filled = fill(graded / "queue.csv", tmp_path / "filled.csv", {3: cells})
     result = grade("overrides-from-csv", str(filled), "-o", str(tmp_path / "o.yaml"))
     assert result.exit_code == 2, result.output
     assert f"error: {filled}{message}" in result.stderr
