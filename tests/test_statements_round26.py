@@ -108,3 +108,32 @@ def test_top_cuda_meaning_in_terse_notes(a_line: str, b_line: str, passed: bool)
 def test_a_negated_proposal_word_proposes_nothing(attention_2: str, proposes: bool) -> None:
     got = grade("partB", attention_2=attention_2)
     assert got["no-premature-attention-kernel"] is not proposes
+
+
+TOKENIZER = """\
+Workload: decoder-only LLM, 4096-token prompt, 128 out, bf16, batch 1
+Hardware: L4
+Top CUDA time: matmul 38.4 ms, flash attention 31.7 ms, copy_ + to 35 ms
+Top CPU / orchestration cost: {cpu}
+Next experiment: profile with with_stack=True to find which line calls to()
+"""
+
+
+@pytest.mark.parametrize(
+    ("cpu", "passed"),
+    [
+        # a word processor's non-breaking hyphens, soft hyphens and thin spaces read as the
+        # plain characters
+        (
+            "tokenizer.encode, 22\u2009ms on the CPU, 0 on the GPU, but still part of "
+            "time\u2011to\u2011first\u2011token.",
+            True,
+        ),
+        ("tokeni\u00adzer.encode runs on the CPU (22 ms) and delays the first token.", True),
+        # the same with only the CPU half
+        ("tokenizer.encode, 22\u2009ms on the CPU, 0 on the GPU.", False),
+    ],
+)
+def test_typeset_hyphens_and_spaces(cpu: str, passed: bool) -> None:
+    got = grade_text(TOKENIZER.format(cpu=cpu), "partA")
+    assert got["tokenizer-outside-gpu"] is passed
