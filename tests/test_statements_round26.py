@@ -137,3 +137,18 @@ Next experiment: profile with with_stack=True to find which line calls to()
 def test_typeset_hyphens_and_spaces(cpu: str, passed: bool) -> None:
     got = grade_text(TOKENIZER.format(cpu=cpu), "partA")
     assert got["tokenizer-outside-gpu"] is passed
+
+
+def test_fused_attention_quotes_the_line_that_speaks_of_attention() -> None:
+    text = CONTRAST.format(
+        a="In A, matmul on top was real prefill math.",
+        b="In B, matmul on top means little: each call is tiny.",
+    ).replace(
+        "A vs B:",
+        "Diagnosis: overhead-bound; the GPU waits for Python to launch each kernel.\n\nA vs B:",
+    )
+    result = grade_report(Report.parse(text), resolve_exercise("partB"))
+    got = {r.id: r for r in result.criteria}["fused-attention-wrong-here"]
+    assert got.passed
+    # the reason said of attention, not the earlier line that only names a kernel
+    assert got.evidence.text.startswith("No attention op in B's table")

@@ -24,6 +24,7 @@ def _lead_before(report: Report, tl: TextLine) -> str:
 
 _ASKS_CHANGE = re.compile(r"\b(?:try|swap|switch|replace)", re.IGNORECASE)
 _ATTENTION_WORD = re.compile(r"attention|kernel|\battn\b", re.IGNORECASE)
+_NAMES_ATTENTION = re.compile(r"attention|\battn\b", re.IGNORECASE)
 _GOES_ON = re.compile(
     r"^\W*(?:and|also|plus|second(?:ly)?|because|since|moreover|furthermore|besides)\b", re.I
 )
@@ -251,8 +252,11 @@ def fused_attention_wrong_here(ctx: Context) -> Verdict:
         or (i and _GOES_ON.match(t.text) and _ATTENTION_WORD.search(lines[i - 1].text))
     ]
     no_cost = next((t for t in scope if has("no_attention_cost", t.text)), None)
-    waiting = next(
-        (t for t in scope if has("kernel_cannot_help", t.text) or _gpu_waits(t.text)), None
+    waits = [t for t in scope if has("kernel_cannot_help", t.text) or _gpu_waits(t.text)]
+    # the line that says it of attention, before one that only names a kernel ("waiting for
+    # Python to launch the next tiny kernel"): that is the line to quote
+    waiting = next((t for t in waits if _NAMES_ATTENTION.search(t.text)), None) or next(
+        iter(waits), None
     )
     if no_cost and waiting:
         from grader.checks.diagnosis import diagnosis_matches  # it reads attention proposals
