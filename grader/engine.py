@@ -13,10 +13,12 @@ from grader.report.model import Report
 from grader.rubric import Rubric, criterion_titles, rubric_for
 from grader.stuffing import (
     ABSTRACT,
+    FORM_WITH_CONTENT,
     GENERAL,
     JUDGE_CLAIMS,
     LOOK_AGAIN,
     NO_FIELDS,
+    STUFFED_FORM,
     abstract_words,
     fieldless,
     generalities,
@@ -130,6 +132,8 @@ def grade_report(
             verdict = get_check(crit.check).fn(Context(report, exercise, analysis, crit.params))
             if look_again and verdict.passed and crit.id in JUDGE_CLAIMS:
                 verdict = verdict._replace(review=True, detail=verdict.detail or look_again)
+            elif (stuffed or look_again) and verdict.passed and crit.id in FORM_WITH_CONTENT:
+                verdict = verdict._replace(review=True, detail=STUFFED_FORM)
         results.append(
             CriterionResult(
                 id=crit.id,

@@ -45,6 +45,16 @@ JUDGE_CLAIMS = frozenset(
         "copy-share-stated",
     }
 )
+# A criterion of form whose form is a claim too: four bullets that contrast nothing are not
+# "a contrast with Part A".  In a report that reads like stuffing (stuffed, or showing one of
+# the signs below that flag its claims) it is judged as usual and, when it passes, flagged
+# for a person: of the 46 labelled such reports whose bullets pass, 14 are labelled as
+# giving no contrast.
+FORM_WITH_CONTENT = frozenset({"contrast-four-bullets"})
+STUFFED_FORM = (
+    "the report reads like keyword stuffing: a person may check that these bullets really "
+    "contrast the two parts"
+)
 _DESCRIBE = ("workload", "hardware")
 _FINDINGS = ("top_cuda", "top_cpu", "next_experiment")
 

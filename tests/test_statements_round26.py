@@ -152,3 +152,38 @@ def test_fused_attention_quotes_the_line_that_speaks_of_attention() -> None:
     assert got.passed
     # the reason said of attention, not the earlier line that only names a kernel
     assert got.evidence.text.startswith("No attention op in B's table")
+
+
+STUFFED_B = """\
+Workload: decode, tiny model, L4, batch, tokens, overhead-bound
+Hardware: L4, tensor cores, SMs, launch-bound
+Top CUDA time: matmul, add, relu, kernels, launches, CUDA
+Top CPU / orchestration cost: Python, orchestration, CPU, loop, host
+Next experiment: capture the decode step in a CUDA graph
+
+Contrast:
+- {first}
+- matmul on top, CUDA name
+- fused attention, kernels
+- evidence over glamour
+"""
+
+
+def test_bullets_of_a_stuffed_report_are_flagged() -> None:
+    result = grade_report(
+        Report.parse(STUFFED_B.format(first="profiler versus glamour")), resolve_exercise("partB")
+    )
+    bullets = {r.id: r for r in result.criteria}["contrast-four-bullets"]
+    assert bullets.passed  # four list items: the form is there
+    assert bullets.review  # but do they contrast anything? a person looks
+
+
+def test_bullets_of_an_ordinary_report_are_not_flagged() -> None:
+    result = grade_report(
+        Report.parse(
+            CONTRAST.format(a="In A, matmul on top was real math.", b="In B, it is tiny.")
+        ),
+        resolve_exercise("partB"),
+    )
+    bullets = {r.id: r for r in result.criteria}["contrast-four-bullets"]
+    assert bullets.passed and not bullets.review
