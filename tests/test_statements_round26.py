@@ -187,3 +187,27 @@ def test_bullets_of_an_ordinary_report_are_not_flagged() -> None:
     )
     bullets = {r.id: r for r in result.criteria}["contrast-four-bullets"]
     assert bullets.passed and not bullets.review
+
+
+@pytest.mark.parametrize(
+    ("mark", "first_test", "passed"),
+    [
+        # each hypothesis an item, its test a nested item that opens with an action
+        ("", "check the dtype of the mask at each layer; fp32 confirms it", True),
+        ("🔬 ", "check the dtype of the mask at each layer; fp32 confirms it", True),
+        ("-> ", "log the mask's dtype with a pre-hook", True),
+        # a nested item that only restates the evidence tests nothing
+        ("", "54 calls = 3 per layer x 18 layers fits this", False),
+    ],
+)
+def test_a_test_nested_under_its_hypothesis(mark: str, first_test: str, passed: bool) -> None:
+    hypotheses = (
+        "Hypotheses:\n\n"
+        "- **H1:** the attention mask is built in fp32 and cast to bf16 in every layer.\n"
+        f"  - {mark}{first_test}\n"
+        "- **H2:** the inputs are created on the CPU and copied to the GPU every step.\n"
+        f"  - {mark}search the trace for Memcpy HtoD rows; none rejects it\n"
+    )
+    got = grade("partA", hypotheses=hypotheses)
+    assert got["two-hypotheses"]
+    assert got["experiment-per-hypothesis"] is passed

@@ -73,11 +73,19 @@ def split_test(text: str) -> tuple[str, str]:
     for s in _SENTENCE_START.finditer(text, 0, cut):
         rest = text[s.end() :]
         after_dash = text[s.start() : s.end()].strip() in ("—", "–", "-", "(") or rest[:1] in "—–"
+        # a line of its own under the claim (a nested item), maybe after a mark ("🔬 check
+        # the dtype of those tensors"): an action that opens it is the claim's test
+        own_line = "\n" in text[s.start() : s.end()]
+        if own_line:
+            rest = _MARK.sub("", rest)
         rest = rest.lstrip(" \u2014\u2013-")
-        if _test_lead().match(rest) or (after_dash and _opens_with_probe(rest)):
+        if _test_lead().match(rest) or ((after_dash or own_line) and _opens_with_probe(rest)):
             cut = s.start() + 1
             break
     return text[:cut].strip(), text[cut:].strip(" \n-→>=⇒")
+
+
+_MARK = re.compile(r"^[^\w\s]{1,6}\s+")
 
 
 def _opens_with_probe(text: str) -> bool:
