@@ -211,3 +211,38 @@ def test_a_test_nested_under_its_hypothesis(mark: str, first_test: str, passed: 
     got = grade("partA", hypotheses=hypotheses)
     assert got["two-hypotheses"]
     assert got["experiment-per-hypothesis"] is passed
+
+
+@pytest.mark.parametrize(
+    ("hypotheses", "passed"),
+    [
+        # the test as the subject of its verdict, after the claim
+        (
+            "Hypotheses. (1) The mask is fp32 and is cast per layer; a dtype log at layer "
+            "entry would confirm or reject this. (2) The cache is staged on the CPU and copied "
+            "in; checking cache.device and looking for HtoD memcpys in the trace would settle it.",
+            True,
+        ),
+        # an experiment written as a science class lays one out
+        (
+            "Hypotheses:\n"
+            "1. H1: fp32 activations are cast to bf16.\n"
+            "   - Independent variable: the dtype the cache is allocated in. Dependent "
+            "variable: aten::to time.\n"
+            "2. H2: the logits are copied to the host every step.\n"
+            "   - Expected observation if H2 holds: Memcpy DtoH rows vanish when sampling "
+            "stays on the device.\n",
+            True,
+        ),
+        # a verdict with nothing done to reach it tests nothing
+        (
+            "Hypotheses. (1) The mask is fp32 and is cast per layer; the numbers would "
+            "confirm this. (2) The cache is staged on the CPU; the table would confirm it.",
+            False,
+        ),
+    ],
+)
+def test_a_test_said_after_its_claim(hypotheses: str, passed: bool) -> None:
+    got = grade("partA", hypotheses=hypotheses)
+    assert got["two-hypotheses"]
+    assert got["experiment-per-hypothesis"] is passed

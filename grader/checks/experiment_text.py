@@ -27,7 +27,10 @@ _NEXT_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 _LINE_LEAD = re.compile(
     r"\n\s*(?:[-*+]\s+)?(?:[^\w\s]{1,6}\s+)?"  # a mark before the label: "✅/❌ test: ..."
     r"(?=(?:->|→|=>|⇒)|(?:e\d|exp\.?\s*\d|test|check|experiment|verify|method|procedure|"
-    r"confirm|falsif\w*|kill|refute|disprove|how to (?:test|check))\b[^:\n]{0,24}[:\u2014\u2013-]"
+    r"confirm|falsif\w*|kill|refute|disprove|how to (?:test|check)|"
+    # an experiment laid out as a science class writes one: what is varied, what is expected
+    r"independent variable|(?:expected|predicted) (?:observation|result|outcome)|prediction)"
+    r"\b[^:\n]{0,24}[:\u2014\u2013-]"
     r"|(?:test|check|experiment)\.\s)",  # a lead with a full stop: "*Test.* Look for ..."
     re.IGNORECASE,
 )
@@ -129,7 +132,18 @@ def is_test(text: str) -> bool:
         return False
     if _VAGUE.match(_TEST_LABEL_LEAD.sub("", text.strip())):
         return False
-    return bool(_test_probe().search(text) or _test_change().search(text) or _DECIDES.search(text))
+    # the verdict a test would give is not the test: "the numbers would confirm this" does
+    # nothing, "a dtype log at layer entry would confirm or reject this" logs
+    done = _VERDICT.sub(" ", text)
+    return bool(_test_probe().search(done) or _test_change().search(done) or _DECIDES.search(text))
+
+
+_VERDICT = re.compile(
+    r"\b(?:would|will|should|could|can|might|may) (?:either )?(?:confirm|reject|settle|decide|"
+    r"falsify|refute|rule (?:it|this|that) (?:in|out))\w*(?: or (?:reject|refute|confirm)\w*)?"
+    r"(?: (?:it|this|that|them|either|h\s?\d))?\b",
+    re.IGNORECASE,
+)
 
 
 # Something done, and the outcome that decides: "Do the sampling on the GPU -> if the DtoH
