@@ -246,3 +246,36 @@ def test_a_test_said_after_its_claim(hypotheses: str, passed: bool) -> None:
     got = grade("partA", hypotheses=hypotheses)
     assert got["two-hypotheses"]
     assert got["experiment-per-hypothesis"] is passed
+
+
+@pytest.mark.parametrize(
+    ("not_yet", "passed"),
+    [
+        # the thing and its reason as two items under a lead
+        (
+            "Not yet\n\n* I would not write a custom attention kernel now\n"
+            "  * it's already the flash path and not the part I can't explain",
+            True,
+        ),
+        # a topic that opens with "As for" is not a reason with no thing
+        (
+            "As for what I would not optimize yet, the attention kernel is the one to leave "
+            "alone. It is already a flash kernel, and the copies come first.",
+            True,
+        ),
+        # reasons said as worth and as place
+        ("Not yet: aten::slice, 436 calls for 1.4 ms, so not worth it.", True),
+        ("Not yet: the tokenizer — it's CPU, the GPU doesn't care.", True),
+        # a measure said in words
+        (
+            "not yet: aten dot slice, four hundred thirty six calls but one point four ms so "
+            "not worth it",
+            True,
+        ),
+        # a number said in words that measures nothing is no reason
+        ("Would not optimize yet the boring evidence. One experiment not five.", False),
+        ("Not yet\n\n* I would not write a custom attention kernel now", False),
+    ],
+)
+def test_not_yet_reasons_in_more_layouts(not_yet: str, passed: bool) -> None:
+    assert grade("partA", not_yet=not_yet)["not-yet-with-reason"] is passed

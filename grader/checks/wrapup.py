@@ -11,6 +11,7 @@ from grader.report.document import Line
 from grader.report.language import _raw, has
 from grader.report.leads import section_of, undecorated
 from grader.report.model import TextLine
+from grader.report.numbers import with_digits
 
 _LABEL = re.compile(r"^([^:\u2014\u2013]{1,80}?)\s*[:\u2014\u2013]\s*")
 _LEAD_WORDS = frozenset(_raw()["not_yet_lead_words"].split())
@@ -29,12 +30,16 @@ _QUOTED = re.compile(r"\"([^\"\n]{1,60})\"|'([^'\n]{1,60})'|“([^”\n]{1,60})�
 _NAME = re.compile(r"^[A-Za-z_][\w./:-]{0,48}$")
 _API = re.compile(r"torch\.|record_function|nvtx|range_(?:push|pop)|with_stack|profile", re.I)
 MIN_REASON_WORDS = 3
+_MEASURE = re.compile(r"\d[\d.]*\s*(?:ms|µs|us|%|calls|gib|mib)\b", re.IGNORECASE)
 # A reason can be one word when the word is the reason: "slice - tiny", "attention: already flash".
 _ONE_WORD_REASON = re.compile(rf"\b(?:{_SMALL}|already|noise)\b", re.I)
 
 
 # A "not yet" whose words go straight to the reason: "Not yet because reason."
-_NO_THING = re.compile(r"^\W*(?:because|since|as|b/c|bc|cuz)\b", re.IGNORECASE)
+# ("As for what I would not optimize yet, the tokenizer ..." opens with a topic, not a reason)
+_NO_THING = re.compile(
+    r"^\W*(?:because|since|as(?! (?:for|to|regards|far as|with)\b)|b/c|bc|cuz)\b", re.IGNORECASE
+)
 
 
 # What names no part of the run: "Not yet: premature optimization, since ...", "nothing is
@@ -76,7 +81,11 @@ def _gives_reason(reason: str) -> bool:
 
 
 def _reason(text: str) -> str:
-    """What follows the thing named: the reason, with its "because"/"since" kept."""
+    """What follows the thing named: the reason, with its "because"/"since" kept (numbers said
+    in words read as digits: "slice, four hundred thirty six calls but one point four ms")."""
+    spelled = with_digits(text)
+    if spelled != text and _MEASURE.search(spelled):  # a measure said in words, not "not five"
+        text = spelled
     m = _THING_END.search(text)
     if m is None:
         return ""
@@ -107,7 +116,7 @@ def not_yet_with_reason(ctx: Context) -> Verdict:
     for sec in sections:
         if sec.lead.kind == "heading" or not sec.lead_rest:
             # the lines under a heading, without their numbering ("5.1 I would not ...")
-            reason = _reason(" ".join(undecorated(ln.text) for ln in sec.lines[:4]))
+            reason = _reason(_joined(sec.lines[:4]))
         else:
             # its own lines: not the next item of the list the lead stands in
             full = " ".join([sec.lead.text, *(ln.text for ln in _own_lines(sec.lead, sec.lines))])
@@ -126,6 +135,17 @@ def not_yet_with_reason(ctx: Context) -> Verdict:
             return Verdict.yes(Evidence(answer.number, answer.text))
     first = sections[0]
     return Verdict.no(Evidence(first.lead.number, first.lead.text), "names a thing but not why")
+
+
+def _joined(lines: tuple[Line, ...]) -> str:
+    """Lines as one text: a wrapped line goes on with its sentence; a new item or paragraph
+    is a clause of its own ("* I would not write a custom attention kernel now" over "* it's
+    already the flash path": the thing, then its reason)."""
+    out = ""
+    for ln in lines:
+        text = undecorated(ln.text)
+        out = f"{out}; {text}" if out and ln.first else f"{out} {text}".strip()
+    return out
 
 
 def _own_lines(lead: Line, lines: tuple[Line, ...]) -> list[Line]:
