@@ -279,3 +279,34 @@ def test_a_test_said_after_its_claim(hypotheses: str, passed: bool) -> None:
 )
 def test_not_yet_reasons_in_more_layouts(not_yet: str, passed: bool) -> None:
     assert grade("partA", not_yet=not_yet)["not-yet-with-reason"] is passed
+
+
+OUTLINE = """\
+* Workload
+   * LLM, decoder only, 4096 prompt, 128 gen, bf16, bs=1
+* Hardware
+   * L4
+* Top CUDA time
+   * matmul 38.4ms
+   * flash attn 31.7ms
+   * copy_ + to = 34.7ms
+      * {judged}
+* Top CPU / orchestration cost
+   * tokenizer.encode 22ms on CPU, adds to TTFT even though the GPU is idle for it
+* Next experiment
+   * profile with with_stack=True to find who calls to()
+"""
+
+
+@pytest.mark.parametrize(
+    ("judged", "passed"),
+    [
+        # one op an item: the math, then the movement set apart as suspect
+        ("these are copies, not compute; way too much for batch 1, explain them first", True),
+        # the same items with the copies called normal
+        ("normal KV-cache bookkeeping, nothing to worry about", False),
+    ],
+)
+def test_separation_with_one_op_an_item(judged: str, passed: bool) -> None:
+    got = grade_text(OUTLINE.format(judged=judged), "partA")
+    assert got["separates-math-from-movement"] is passed

@@ -16,6 +16,7 @@ from grader.checks.diagnosis import outweighs
 from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.clauses import sentences
 from grader.report.language import has, mentions, names
+from grader.report.model import TextLine
 
 
 @check("separates-math-from-movement")
@@ -69,6 +70,17 @@ def separates_math_from_movement(ctx: Context) -> Verdict:
         if _names_math_group(tl.text):
             math_line = tl
             break
+    field = report.fields.get("top_cuda")
+    # the groups as items of the field, one op a line ("* matmul 38.4ms", "* flash attn
+    # 31.7ms", "* copy_ + to = 34.7ms: copies, not compute"): read as one text
+    if (
+        math_line is None
+        and field is not None
+        and len(field.value_lines) > 1
+        and _names_math_group(". ".join(ln.text for ln in field.value_lines))
+    ):
+        first = field.value_lines[0]
+        math_line = TextLine(first.number, first.text, "top_cuda")
     movement = find_statement(report, "movement-bound", ctx.exercise.id)
     if math_line is None:
         return Verdict.no(None, "looked for the math (matmul, attention) named as a group; none")
