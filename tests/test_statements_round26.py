@@ -310,3 +310,25 @@ OUTLINE = """\
 def test_separation_with_one_op_an_item(judged: str, passed: bool) -> None:
     got = grade_text(OUTLINE.format(judged=judged), "partA")
     assert got["separates-math-from-movement"] is passed
+
+
+PART_C = """\
+Workload: 7B decoder, decode, batch 1
+Hardware: H100
+Top CUDA time: {cuda}
+Top CPU / orchestration cost: the sampling loop's .item() sync
+Next experiment: log the dtype and device of every tensor fed to copy_
+"""
+
+
+@pytest.mark.parametrize(
+    ("cuda", "passed"),
+    [
+        # a share said as a fraction: three fifths is 60%, about 61%
+        ("aten::copy_, eating just over three-fifths of the CUDA time", True),
+        # two thirds is 67%: not the run's share
+        ("aten::copy_, about two thirds of the CUDA time", False),
+    ],
+)
+def test_a_share_said_as_a_fraction(cuda: str, passed: bool) -> None:
+    assert grade_text(PART_C.format(cuda=cuda), "partC")["copy-share-stated"] is passed

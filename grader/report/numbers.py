@@ -91,4 +91,19 @@ def with_digits(text: str) -> str:
     if re.search(r"\d", out):
         for pattern, sign in _SPOKEN_UNITS:
             out = pattern.sub(sign, out)
+        out = _FRACTION.sub(_percent, out)
     return out
+
+
+# A share said as a fraction: "three-fifths of GPU time" is 60%, "two thirds" 67%.
+_DENOMINATORS = {"half": 2, "halves": 2, "third": 3, "quarter": 4, "fourth": 4, "fifth": 5}
+_DENOMINATORS |= {"sixth": 6, "eighth": 8, "tenth": 10}
+_FRACTION = re.compile(
+    r"\b(\d{1,2})[- ](halves|(?:third|quarter|fourth|fifth|sixth|eighth|tenth)s?)\b", re.I
+)
+
+
+def _percent(m: re.Match[str]) -> str:
+    n, word = int(m.group(1)), m.group(2).lower()
+    d = _DENOMINATORS.get(word) or _DENOMINATORS[word.removesuffix("s")]
+    return f"{100 * n / d:.0f}%" if n < d else m.group(0)
