@@ -332,3 +332,25 @@ Next experiment: log the dtype and device of every tensor fed to copy_
 )
 def test_a_share_said_as_a_fraction(cuda: str, passed: bool) -> None:
     assert grade_text(PART_C.format(cuda=cuda), "partC")["copy-share-stated"] is passed
+
+
+@pytest.mark.parametrize(
+    ("dash", "passed"),
+    [
+        # answers numbered A1, A2 and set off by a dash, one a line of one paragraph
+        (" –", True),
+        (" -", True),
+    ],
+)
+def test_answers_numbered_a1_a2(dash: str, passed: bool) -> None:
+    hypotheses = (
+        "**Q: Why would copy_ and to be there?**\n\n"
+        f"A1{dash} a dtype mismatch: the KV cache is fp32 and every layer casts it to bf16.\n"
+        f"A2{dash} a device hop: the mask is built on the CPU and moved to cuda each layer.\n\n"
+        "**Q: How would you tell?**\n\n"
+        f"A1{dash} print cache.dtype; if it is fp32, confirmed.\n"
+        f"A2{dash} look for Memcpy HtoD rows in the trace; none means rejected.\n"
+    )
+    got = grade("partA", hypotheses=hypotheses)
+    assert got["two-hypotheses"] is passed
+    assert got["experiment-per-hypothesis"] is passed

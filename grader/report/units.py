@@ -28,7 +28,7 @@ MARKER = re.compile(
     r"|(?:hyp(?:othesis)?|test|exp(?:eriment)?)\.?\s+([a-d])\b(?=\s*[:.)\u2014\u2013-])"
     r"|(?:r|req-?)?\d{1,2}\.(\d{1,2})[.):]?\s"  # "R1.2 host<->device traffic", "1.2 A ..."
     # a bare capital letter as a label, or an answer's number: "A: the cache ...", "A2: ..."
-    r"|(?-i:([A-D]))\s*:\s|(?-i:A)([1-9])\s*[:.)]\s"
+    r"|(?-i:([A-D]))\s*:\s|(?-i:A)([1-9])(?:\s*[:.)]|\s+[-\u2013\u2014])\s"  # "A2 – a device hop"
     # a hypothesis or its test by another name: "Theory A:", "Suspect 1 -", "Check 2 -"
     rf"|(?:{_NAMED_UNIT})\s*#?\s*([1-9]|[a-d](?=\s*[:.)\u2014\u2013-]))\b)",
     re.IGNORECASE,
