@@ -354,3 +354,25 @@ def test_answers_numbered_a1_a2(dash: str, passed: bool) -> None:
     got = grade("partA", hypotheses=hypotheses)
     assert got["two-hypotheses"] is passed
     assert got["experiment-per-hypothesis"] is passed
+
+
+@pytest.mark.parametrize(
+    ("cpu", "passed"),
+    [
+        # the latency half said as time added to the request, or as the wait before the GPU
+        (
+            "tokenizer.encode, 22 ms on the CPU, 0 on the GPU, but it adds 22 ms to the request.",
+            True,
+        ),
+        ("tokenizer.encode runs on the CPU (22 ms) before the GPU can even start.", True),
+        # time added to nothing, or said to add nothing
+        (
+            "tokenizer.encode, 22 ms on the CPU, 0 on the GPU; it adds nothing to the request.",
+            False,
+        ),
+        ("tokenizer.encode, 22 ms on the CPU, 0 on the GPU; it adds up to the CPU column.", False),
+    ],
+)
+def test_tokenizer_time_added_to_the_request(cpu: str, passed: bool) -> None:
+    got = grade_text(TOKENIZER.format(cpu=cpu), "partA")
+    assert got["tokenizer-outside-gpu"] is passed
