@@ -376,3 +376,20 @@ def test_answers_numbered_a1_a2(dash: str, passed: bool) -> None:
 def test_tokenizer_time_added_to_the_request(cpu: str, passed: bool) -> None:
     got = grade_text(TOKENIZER.format(cpu=cpu), "partA")
     assert got["tokenizer-outside-gpu"] is passed
+
+
+@pytest.mark.parametrize(
+    ("stretch", "passed"),
+    [
+        # names dictated with their punctuation spoken
+        (
+            "Stretch: record function ranges named quote tokenize quote and quote decode "
+            "underscore step quote",
+            True,
+        ),
+        # the word "quote" around no name
+        ("Stretch: to quote the course, add ranges around the main phases, quote unquote.", False),
+    ],
+)
+def test_range_names_dictated(stretch: str, passed: bool) -> None:
+    assert grade("partA", stretch=stretch)["stretch-named-ranges"] is passed

@@ -196,7 +196,19 @@ _QUOTE = re.compile(r"[\"']")
 _RANGE_WORD = re.compile(r"record_function|nvtx|\brange", re.IGNORECASE)
 
 
+# A name dictated with its punctuation spoken: "quote build underscore inputs quote".
+_SPOKEN_QUOTE = re.compile(r"\bquote ((?:\w+ )*?\w+) (?:end |close |un)?quote\b", re.IGNORECASE)
+_SPOKEN_UNDERSCORE = re.compile(r"\s+underscore\s+", re.IGNORECASE)
+
+
+def _undictated(text: str) -> str:
+    if "quote" not in text.lower():
+        return text
+    return _SPOKEN_QUOTE.sub(lambda m: f'"{_SPOKEN_UNDERSCORE.sub("_", m.group(1))}"', text)
+
+
 def range_names(text: str) -> list[str]:
+    text = _undictated(text)
     names: list[str] = []
     for m in _QUOTED.finditer(text):
         inner = next(g for g in m.groups() if g is not None)
