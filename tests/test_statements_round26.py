@@ -393,3 +393,25 @@ def test_tokenizer_time_added_to_the_request(cpu: str, passed: bool) -> None:
 )
 def test_range_names_dictated(stretch: str, passed: bool) -> None:
     assert grade("partA", stretch=stretch)["stretch-named-ranges"] is passed
+
+
+@pytest.mark.parametrize(
+    ("diagnosis", "passed"),
+    [
+        # both totals read off the table, and the conclusion drawn from them
+        ("The CPU is 38 ms and the GPU is ~15 ms, so we're overhead-bound.", True),
+        ("CPU 38 ms, GPU 15.4 ms → overhead-bound.", True),
+        # the same numbers with no conclusion drawn from them, and no comparison
+        ("The CPU column says 38 ms and the GPU column says 15 ms.", False),
+    ],
+)
+def test_overhead_evidence_as_two_totals_and_a_conclusion(diagnosis: str, passed: bool) -> None:
+    text = (
+        "Workload: batch 1, prompt 32, decode 128, tiny hidden size\n"
+        "Hardware: L4\n"
+        "Top CUDA time: aten::matmul, 6.1 ms\n"
+        "Top CPU / orchestration cost: the Python decode loop\n"
+        "Next experiment: capture the decode step in a CUDA graph and compare ms per token\n\n"
+        f"{diagnosis}\n"
+    )
+    assert grade_text(text, "partB")["overhead-evidence"] is passed

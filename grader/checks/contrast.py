@@ -45,6 +45,7 @@ def _close(x: float, target: float) -> bool:
     return abs(x - target) <= max(1.0, 0.1 * target)
 
 
+_CONCLUDES = re.compile(r"\b(?:so|therefore|thus|hence|which means)\b|→|=>|->|⇒", re.IGNORECASE)
 _MULTIPLE = re.compile(r"\bmore than|twice|double|\d\s*[x×]", re.IGNORECASE)
 # Where a contrast turns from one part to the other: "; whereas while but", a full stop, or a
 # comma before the other part's letter ("A matmul = real, B matmul = tiny").
@@ -97,7 +98,10 @@ def overhead_evidence(ctx: Context) -> Verdict:
         # the device's time set against the host's: its total, a multiple, or the CUDA side
         # said to be smaller ("the CPU total is bigger than the CUDA total")
         versus = total or _MULTIPLE.search(s.text) or _ABOVE_DEVICE.search(s.text)
-        if has_loop and has_device and _COMPARE.search(s.text) and versus:
+        # both totals read off the table and a conclusion drawn from them set them against
+        # each other too: "the CPU is 38 ms and the GPU is ~15 ms, so we're overhead-bound"
+        weighed = _COMPARE.search(s.text) or (total and _CONCLUDES.search(s.text))
+        if has_loop and has_device and weighed and versus:
             return _backs(ctx, Evidence(s.line.number, said.text), "host time against device")
     return Verdict.no(
         None,
