@@ -415,3 +415,21 @@ def test_overhead_evidence_as_two_totals_and_a_conclusion(diagnosis: str, passed
         f"{diagnosis}\n"
     )
     assert grade_text(text, "partB")["overhead-evidence"] is passed
+
+
+@pytest.mark.parametrize(
+    ("a_mark", "b_mark"),
+    [
+        ("\U0001f170\ufe0f", "\U0001f171\ufe0f"),  # the parts' letters drawn as emoji
+        ("\u24b6", "\u24b7"),  # or circled
+    ],
+)
+def test_part_letters_drawn_as_emoji(a_mark: str, b_mark: str) -> None:
+    got = grade_text(
+        CONTRAST.format(
+            a=f"{a_mark} top CUDA = matmul, and it means something: the prefill is real math.",
+            b=f"{b_mark} top CUDA = matmul, and it means little: tiny calls, GPU waiting.",
+        ),
+        "partB",
+    )
+    assert got["top-cuda-meaning"]

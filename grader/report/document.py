@@ -186,7 +186,8 @@ def _lazy_label(source: list[str], number: int, raw: str) -> bool:
 # What a word processor puts in for a hyphen or a space, read as the plain character: a
 # non-breaking or soft hyphen ("time\u2011to\u2011first\u2011token"), a minus sign, thin and
 # narrow no-break spaces ("25\u2009µs"); invisible marks (zero-width spaces, joiners, a
-# byte-order mark) are dropped.  Line breaks are kept, so every line keeps its number.
+# byte-order mark, an emoji's presentation mark) are dropped, and a letter drawn as an emoji
+# or in a circle is the letter.  Line breaks are kept, so every line keeps its number.
 _TYPESET = str.maketrans(
     {
         "\u2010": "-",
@@ -198,6 +199,13 @@ _TYPESET = str.maketrans(
         "\u200a": " ",
         "\u202f": " ",
         "\u00ad": None,
+        "\ufe0f": None,  # an emoji's presentation mark
+        # a part's letter drawn as an emoji or circled: "🅰️ top CUDA = matmul", "Ⓑ ..."
+        "\U0001f170": "A",
+        "\U0001f171": "B",
+        "\u24b6": "A",
+        "\u24b7": "B",
+        "\u24b8": "C",
         "\u200b": None,
         "\u200c": None,
         "\u200d": None,
