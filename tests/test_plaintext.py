@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from grader.report.model import Report
 from grader.report.plaintext import ungrid, unletter
 from tests.test_statements import grade_text
 
@@ -118,9 +119,16 @@ OUTLINE = """\
 
 def test_a_sub_item_in_a_field_speaks_of_the_item_above_it() -> None:
     assert grade_text(OUTLINE, "partA")["separates-math-from-movement"]
-    # the same words as items of their own, each a step to the side: nothing carries the subject
+    said = [t.text for t in Report.parse(OUTLINE).text_lines]
+    assert "copy_/to: 34.7 ms together and 5.6 GiB moved — this is movement, not math" in " ".join(
+        said
+    )
+    # the same words as items of their own, each a step to the side: nothing carries the
+    # subject, each line is read alone (the field, read as one text, still sets the groups
+    # apart: tests/test_statements_round26.py)
     flat = OUTLINE.replace("    - that's", "  - that's").replace("    - this is", "  - this is")
-    assert not grade_text(flat, "partA")["separates-math-from-movement"]
+    said = [t.text for t in Report.parse(flat).text_lines]
+    assert "this is movement, not math; I want to know why it exists before anything else" in said
 
 
 @pytest.mark.parametrize(
