@@ -433,3 +433,25 @@ def test_part_letters_drawn_as_emoji(a_mark: str, b_mark: str) -> None:
         "partB",
     )
     assert got["top-cuda-meaning"]
+
+
+@pytest.mark.parametrize(
+    ("attention_2", "proposes"),
+    [
+        # put forward now, in words of worth, sequence or "in parallel"
+        ("It might still be worth dropping in FlashAttention-2 at the same time.", True),
+        ("Fused attention could be the next step after tensor cores.", True),
+        ("Fused attention could come right after the GEMM fix.", True),
+        (
+            "In parallel I'd also swap in FlashAttention-2 so the attention path is ready once "
+            "the loop is fixed.",
+            True,
+        ),
+        # strictly after the overhead is dealt with: not a step now
+        ("Only once the loop is fixed would I look at FlashAttention-2.", False),
+        ("Fused attention as the next step would be premature: there is no attention.", False),
+    ],
+)
+def test_attention_put_forward_now(attention_2: str, proposes: bool) -> None:
+    got = grade("partB", attention_2=attention_2)
+    assert got["no-premature-attention-kernel"] is not proposes

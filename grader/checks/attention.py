@@ -76,7 +76,9 @@ def _attention_proposal(report: Report) -> tuple[TextLine, str] | None:
         if (
             (tl.where == "not_yet" and not _proposed_alongside(s.text))
             or not mentions("attention_kernel", s.text)  # mentioned, and not negated
-            or conditional_after(s.text)
+            # ("I'd also swap it in, in parallel, so it is ready once the loop is fixed": a
+            # step now, whatever waits for the loop)
+            or (conditional_after(s.text) and not _ALONGSIDE.search(s.text))
             or _JUDGED_WRONG.search(s.text)
             or _conceded(s.text)
         ):
