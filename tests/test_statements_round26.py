@@ -455,3 +455,23 @@ def test_part_letters_drawn_as_emoji(a_mark: str, b_mark: str) -> None:
 def test_attention_put_forward_now(attention_2: str, proposes: bool) -> None:
     got = grade("partB", attention_2=attention_2)
     assert got["no-premature-attention-kernel"] is not proposes
+
+
+@pytest.mark.parametrize(
+    ("wrapped", "proposes"),
+    [
+        # a sentence hard-wrapped before a capitalised name goes on over the break
+        (
+            "No attention in B, but I'd still drop in\n   FlashAttention-2 with the compile run.",
+            True,
+        ),
+        ("No attention in B, so I would not try\n   FlashAttention-2 here.", False),
+    ],
+)
+def test_a_sentence_wrapped_before_a_name(wrapped: str, proposes: bool) -> None:
+    text = CONTRAST.format(a="In A, matmul on top was real math.", b="In B, it is tiny.")
+    text = text.replace(
+        "- No attention op in B's table; the GPU waits on launches, so a fused kernel cannot help.",
+        f"- {wrapped}",
+    )
+    assert grade_text(text, "partB")["no-premature-attention-kernel"] is not proposes

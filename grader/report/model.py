@@ -159,6 +159,13 @@ def _with_parent_items(lines: list[TextLine], doc: list[Line], fields: set[str])
 
 
 _WRAP_END = re.compile(r"[.!?:]\s*$")
+# A line that ends on a word no sentence ends on: the next line goes on with it, capital or not.
+_OPEN_END = re.compile(
+    r"\b(?:the|a|an|of|to|in|on|at|with|and|or|but|for|from|by|into|onto|than|as|is|are|was|"
+    r"were|be|that|which|its|their|my|our|your|this|these|those|between|via|not|also|would|"
+    r"will|could|should|can|try|use|swap|adopt|write|implement|enable|add|want|need)\s*$",
+    re.IGNORECASE,
+)
 _NEW_START = re.compile(r"^(?:[A-Z]|\(?[a-h1-9]\)|\d{1,2}[a-z]?[.)]\s|[-*•]|->|→)")
 
 
@@ -175,12 +182,15 @@ def _join_wrapped(lines: list[TextLine], doc: list[Line]) -> list[TextLine]:
     ends = False  # does the current group's text end a sentence?
     for tl in lines:
         head = groups[-1][0] if groups else None
+        new = _NEW_START.match(tl.text)
+        if new and new.group(0)[0].isupper() and groups and _OPEN_END.search(groups[-1][-1].text):
+            new = None  # "... I'd still drop in" / "FlashAttention-2 alongside ...": a name
         if (
             head is not None
             and head.where == tl.where
             and block_of.get(head.number) == block_of.get(tl.number)
             and not ends
-            and not _NEW_START.match(tl.text)
+            and not new
         ):
             groups[-1].append(tl)
             if tl.text.strip():
