@@ -475,3 +475,26 @@ def test_a_sentence_wrapped_before_a_name(wrapped: str, proposes: bool) -> None:
         f"- {wrapped}",
     )
     assert grade_text(text, "partB")["no-premature-attention-kernel"] is not proposes
+
+
+@pytest.mark.parametrize(
+    ("diagnosis", "passed"),
+    [
+        # the movement said not to be the problem is not set apart as the thing to explain
+        (
+            "I would not say this is movement-bound: matmul+attention are ~66% of the GPU time. "
+            "copy_ and to are there too (~35 ms) but they're the smaller part.",
+            False,
+        ),
+        (
+            "copy_ and to are 34.7 ms together, but I would not say this run is movement-bound; "
+            "the prefill matmul is the main cost and the copies are normal for moving the cache.",
+            False,
+        ),
+        # the movement set apart as the thing to explain first
+        ("copy_ and to (35 ms) are movement that should not be there: explain them first.", True),
+    ],
+)
+def test_separation_denied_by_name(diagnosis: str, passed: bool) -> None:
+    diagnosis = "matmul and attention are the model math. " + diagnosis
+    assert grade("partA", diagnosis=diagnosis)["separates-math-from-movement"] is passed

@@ -89,7 +89,7 @@ def diagnosis_matches(ctx: Context) -> Verdict:
             f"names another class as the limit; the table is {ctx.expected}",
             review=hit is not None,  # it also says the right one: which does it mean?
         )
-    denied = _denied(ctx.report, ctx.expected, ctx.exercise.id)
+    denied = class_denied(ctx.report, ctx.expected, ctx.exercise.id)
     if denied is not None:
         return Verdict.no(
             Evidence(denied.line.number, denied.text),
@@ -133,7 +133,7 @@ def refused(ctx: Context) -> Sentence | None:
     not say that this run is overhead-bound"): numbers cited around it back no diagnosis
     of this class.  (A claim of another class is not enough: labellers still count the
     evidence of reports that also name the right class in words the grader misses.)"""
-    return _denied(ctx.report, ctx.expected, ctx.exercise.id)
+    return class_denied(ctx.report, ctx.expected, ctx.exercise.id)
 
 
 # A finding the report leaves open ("Which of these matters most? Hard to say").
@@ -211,7 +211,7 @@ def outweighs(
     return None if same else named
 
 
-def _denied(report: Report, expected: str, exercise_id: str) -> Sentence | None:
+def class_denied(report: Report, expected: str, exercise_id: str) -> Sentence | None:
     """ "I wouldn't call this overhead-bound": the class denied by name, and named nowhere
     else without the denial.  Of 48 labelled reports that deny it so, 44 fail diagnosis."""
     if find_claim(report, expected, exercise_id) is not None:

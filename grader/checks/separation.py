@@ -12,7 +12,7 @@ from grader.checks.common import (
     parts,
     states_class,
 )
-from grader.checks.diagnosis import outweighs
+from grader.checks.diagnosis import class_denied, outweighs
 from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.clauses import sentences
 from grader.report.language import has, mentions, names
@@ -39,6 +39,10 @@ def separates_math_from_movement(ctx: Context) -> Verdict:
     FAIL (partA):
         Top CUDA time: matmul and attention are the math; copy_ and to are the usual
         KV-cache bookkeeping.
+
+    FAIL (partA):
+        Top CUDA time: matmul + attention are the math, 70 ms. I would not say this run is
+        movement-bound: copy_ and to (35 ms) are the smaller part.
     """
     report = ctx.report
     dismissed = movement_dismissed(report)
@@ -52,6 +56,13 @@ def separates_math_from_movement(ctx: Context) -> Verdict:
     ):
         return Verdict.no(
             Evidence(math_claim.line.number, math_claim.text), "counts the run as math-bound"
+        )
+    # "I would not say this run is movement-bound; ... the copies are the smaller part": the
+    # movement said not to be the problem is not set apart as the thing to explain
+    denied = class_denied(report, "movement-bound", ctx.exercise.id)
+    if denied is not None:
+        return Verdict.no(
+            Evidence(denied.line.number, denied.text), "says the movement is not the problem"
         )
     lumped = next(
         (
