@@ -498,3 +498,20 @@ def test_a_sentence_wrapped_before_a_name(wrapped: str, proposes: bool) -> None:
 def test_separation_denied_by_name(diagnosis: str, passed: bool) -> None:
     diagnosis = "matmul and attention are the model math. " + diagnosis
     assert grade("partA", diagnosis=diagnosis)["separates-math-from-movement"] is passed
+
+
+@pytest.mark.parametrize(
+    ("value", "listed"),
+    [
+        # four bare terms, one of them refused: a list, not a sentence
+        ("dtype device movement, not FlashAttention, discipline, boring evidence first", True),
+        ("compile, CUDA graphs, batching, fusion", True),
+        # four short pieces that say something, or read the run
+        ("log dtypes, find the caller, fix it, re-profile", False),
+        ("7B, decode, bf16, batch 1", False),
+    ],
+)
+def test_four_bare_terms_are_a_keyword_list(value: str, listed: bool) -> None:
+    from grader.report.keyword_lists import is_keyword_list
+
+    assert is_keyword_list(value) is listed

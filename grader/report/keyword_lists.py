@@ -16,6 +16,7 @@ from functools import lru_cache
 from grader.report.language import change_kinds, concept, has
 
 _LIST_SEPARATOR = re.compile(r"[,;]")
+_DIGIT = re.compile(r"\d")
 _PARENTHESES = re.compile(r"\([^()]*\)")
 # Where the main change of a sentence ends and its purpose, reason or method begins: "so
 # that ...", "to see ...", "and see whether ...", "by compiling ...", "that fuses ...".
@@ -48,6 +49,14 @@ def is_keyword_list(text: str) -> bool:
     if lead is not None and not _GRAMMAR.search(text[lead.end() :]):
         return True  # "Key terms: copy, cast, dtype, ..." ("Notes. The device time ..." is prose)
     items = [i.strip() for i in _LIST_SEPARATOR.split(text) if i.strip()]
+    if len(items) == 4 and all(len(i.split()) <= 3 for i in items) and not _DIGIT.search(text):
+        # four bare terms with no word that builds a sentence and no figure read off the
+        # table ("dtype device movement, not FlashAttention, discipline, boring evidence
+        # first"); "7B, decode, bf16, batch 1" is a terse value
+        # ("not FlashAttention" refuses a term, as a list does; it builds no sentence)
+        plain = " ".join(w for w in text.split() if w.isalpha() and w.lower() not in ("not", "no"))
+        if not _GRAMMAR.search(plain) and not _SENTENCE_WORD.search(plain):
+            return not any(_JUDGING_ITEM.search(i) for i in items)
     if len(items) >= 5:
         short = sum(1 for i in items if len(i.split()) <= 3)
         # a terse note that judges what it lists ("2.8 GiB -> movement, likely avoidable,
