@@ -515,3 +515,56 @@ def test_four_bare_terms_are_a_keyword_list(value: str, listed: bool) -> None:
     from grader.report.keyword_lists import is_keyword_list
 
     assert is_keyword_list(value) is listed
+
+
+@pytest.mark.parametrize(
+    ("not_yet", "passed"),
+    [
+        # "can't" written without its apostrophe still denies
+        (
+            "Not yet: attention. It's already flash attention and we cant say attention is the "
+            "problem while there are 2.8 GiB of copies we cant explain.",
+            True,
+        ),
+        # the other thing said to matter more is the reason
+        ("Wouldn't optimize attention yet, copies are more important.", True),
+    ],
+)
+def test_not_yet_round26_words(not_yet: str, passed: bool) -> None:
+    got = grade("partA", not_yet=not_yet)
+    assert got["not-yet-with-reason"] is passed
+    assert got["diagnosis-matches"]  # "we cant say attention is the problem" claims nothing
+
+
+@pytest.mark.parametrize(
+    ("attention_2", "passed"),
+    [
+        # the time said to be lost between the kernels: a faster kernel cannot help
+        (
+            "Fused attention is wrong for B because there is no attention in this profile and "
+            "the kernels are already short, the time is lost between them on the CPU.",
+            True,
+        ),
+        ("There is no attention in B, and a faster kernel cant make the GPU wait less.", True),
+    ],
+)
+def test_fused_attention_round26_words(attention_2: str, passed: bool) -> None:
+    got = grade("partB", attention_1="", attention_2=attention_2)
+    assert got["fused-attention-wrong-here"] is passed
+
+
+def test_the_cpu_as_the_limit_after_since_is_no_claim_of_attention() -> None:
+    got = grade(
+        "partB",
+        diagnosis="Fused attention isn't the main fix here since the CPU is the limit.",
+        attention_2="A faster kernel is not the answer.",
+    )
+    assert got["diagnosis-matches"]
+
+
+def test_copies_that_look_wrong_are_set_apart() -> None:
+    diagnosis = (
+        "These are the real compute. The copies (copy_ 19.6 ms and to 15.1 ms) are data "
+        "movement and are the part that looks wrong."
+    )
+    assert grade("partA", diagnosis=diagnosis)["separates-math-from-movement"]

@@ -16,6 +16,7 @@ from grader.report.language import (
     diagnosis_kinds,
     mentions,
     names,
+    negated,
     unnegated,
     whole_diagnosis,
 )
@@ -207,12 +208,29 @@ def claim_words(text: str) -> bool:
     return CLAIM_WORDS.search(text) is not None
 
 
+_WORD_START = re.compile(r"\b\w")
+
+
+def _closest(pattern: Pattern, text: str, m: re.Match[str]) -> re.Match[str]:
+    """The claim read from its subject's last mention before the verdict: in "it's already
+    flash attention and we can't say attention is the problem" the claim is "attention is
+    the problem", which "we can't say" denies."""
+    for w in _WORD_START.finditer(text, m.start() + 1, m.end()):
+        later = pattern.match(text, w.start())
+        if later is not None and later.end() == m.end():
+            return _closest(pattern, text, later)
+    return m
+
+
 @lru_cache(maxsize=8192)
 def claims_class(text: str, bottleneck: str) -> bool:
     """The text names ``bottleneck`` as this run's limit ("this run is compute-bound")."""
     if text.rstrip().endswith("?") or not CLAIM_WORDS.search(text):
         return False
-    for m in unnegated(claim(bottleneck), text):
+    pattern = claim(bottleneck)
+    for m in (_closest(pattern, text, found) for found in pattern.finditer(text)):
+        if negated(text, m.start(), m.end()):
+            continue
         if _asked(text, m):
             continue  # "movement-bound?? copy_ to ...": asked, not claimed
         before = text[max(0, m.start() - 60) : m.start()]
