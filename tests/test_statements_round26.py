@@ -10,7 +10,7 @@ import pytest
 from grader.engine import grade_report
 from grader.exercises import resolve_exercise
 from grader.report.model import Report
-from tests.test_statements import grade, grade_text
+from tests.test_statements import experiments_in, grade, grade_text
 
 FIELDS = """\
 Workload: decoder-only LLM, 4096-token prompt, 128 out, bf16, batch 1
@@ -568,3 +568,23 @@ def test_copies_that_look_wrong_are_set_apart() -> None:
         "movement and are the part that looks wrong."
     )
     assert grade("partA", diagnosis=diagnosis)["separates-math-from-movement"]
+
+
+@pytest.mark.parametrize(
+    ("value", "n"),
+    [
+        # two lettered items, each an experiment of its own: a probe and a change
+        (
+            "(a) re-profile with with_stack=True to find the callers of to(), and (b) convert "
+            "the whole model + cache to bf16 and compare timings.",
+            2,
+        ),
+        # the second item only measures the first
+        (
+            "(a) cast the KV cache to bf16 at allocation, (b) re-profile and compare copy_ time",
+            1,
+        ),
+    ],
+)
+def test_lettered_items_that_are_experiments_of_their_own(value: str, n: int) -> None:
+    assert experiments_in(value) == n

@@ -119,6 +119,13 @@ def _has_method(value: str) -> bool:
     return bool(changes_in(value)) or any(mentions(kind, value) for kind in _METHOD_KINDS)
 
 
+_FINDS = re.compile(
+    r"\b(?:find|finds|who calls|callers?|which (?:line|code|op|call|layer)|with_stack|stack "
+    r"traces?|where (?:it|they|the \w+) comes? from)\b",
+    re.IGNORECASE,
+)
+
+
 def count(f: Field) -> Count:
     """How many experiments the field names, and why, in words a learner reads."""
     if is_keyword_list(f.value):
@@ -135,7 +142,12 @@ def count(f: Field) -> Count:
         return Count(2, "several things looked at one by one: choose one")
     listed = items(f)
     if len(listed) >= 2:
-        separate = [i for i in listed if not has("measurement_step", i)]
+        # an item that only measures ("(b) re-profile and compare") is the item before's
+        # measurement; one that changes the run, or looks for something of its own ("(a)
+        # re-profile with with_stack=True to find the callers of to()"), is an experiment
+        separate = [
+            i for i in listed if not has("measurement_step", i) or changes_in(i) or _FINDS.search(i)
+        ]
         if len(separate) >= 2:
             return Count(len(separate), f"a list of {len(separate)} separate items")
     groups = [group for item in listed for group in split_steps(_untitled(item))]
