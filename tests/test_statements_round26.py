@@ -588,3 +588,45 @@ def test_copies_that_look_wrong_are_set_apart() -> None:
 )
 def test_lettered_items_that_are_experiments_of_their_own(value: str, n: int) -> None:
     assert experiments_in(value) == n
+
+
+GROUPS = """\
+Workload: decoder-only LLM, 4096-token prompt, 128 new tokens, bf16, batch 1
+Hardware: L4
+Top CUDA time: matmul 38.4 ms / flash attention 31.7 ms
+Top CPU / orchestration cost: tokenizer.encode 22 ms on the CPU, and it delays the first token
+Next experiment: rerun with with_stack=True and sort aten::to by source line
+
+- math  : matmul, attention -> about 70 ms
+- moving: copy_, to -> about 35 ms and 5.6 GiB
+
+{judged}
+"""
+
+
+@pytest.mark.parametrize(
+    ("judged", "passed"),
+    [
+        # the group named last on the line before, pointed back at
+        ("The second group is suspicious. Weights are bf16 already, so why cast?", True),
+        ("The last group needs explaining before anything else.", True),
+        # the first group is the math: judging it says nothing of the copies
+        ("The first group is suspicious.", False),
+    ],
+)
+def test_the_second_group_points_back(judged: str, passed: bool) -> None:
+    got = grade_text(GROUPS.format(judged=judged), "partA")
+    assert got["diagnosis-matches"] is passed
+
+
+def test_a_confirm_reject_heading_holds_the_tests() -> None:
+    hypotheses = (
+        "Why copy_ and to?\n-----------------\n\n"
+        "1. dtype mismatch: the KV cache is float32 and converted to bf16 at each layer.\n"
+        "2. device mismatch: the mask is created on the CPU and moved every forward.\n\n"
+        "Confirm / reject\n----------------\n\n"
+        "1. Log the dtype of the cache at the start. float32 => confirmed.\n"
+        "2. Check the trace for Memcpy HtoD events. If none, rejected.\n"
+    )
+    got = grade("partA", hypotheses=hypotheses)
+    assert got["two-hypotheses"] and got["experiment-per-hypothesis"]

@@ -125,8 +125,15 @@ def _asked(text: str, m: re.Match[str]) -> bool:
 
 _WHY_ASKED = re.compile(r"[\u2014\u2013:(-]\s*why\s*\?+\)?\s*$", re.IGNORECASE)
 _PRONOUN_LED = re.compile(
-    r"^\W*(?:(?:and|so|but)\W+)?(?:those|these|they|this|that|it|both|them|the latter)\b",
+    r"^\W*(?:(?:and|so|but)\W+)?(?:those|these|they|this|that|it|both|them|the latter|"
+    # "the second group is suspicious", after the list that names it last
+    r"the (?:second|last|latter|other) (?:group|one|bucket|line|item|row|half|pair|set))\b",
     re.IGNORECASE,
+)
+# A line that opens by pointing back at the last group named on the line before: "- moving:
+# copy_, to -> about 35 ms" / "The second group is suspicious."
+_GROUP_BACK = re.compile(
+    r"^\W*the (?:second|last|latter|other) (?:group|one|bucket|half|pair|set)\b", re.IGNORECASE
 )
 _OPENING = re.compile(r"^\W*(?:(?:and|so|but|then|which|thus|hence)\W+)?(\w+)")
 _DETERMINERS = frozenset(
@@ -265,8 +272,10 @@ def statements(report: Report, bottleneck: str, exercise_id: str) -> Iterator[Se
     its later sentences and clauses until they name something else.  A sentence that turns
     to another class ("copy_ is 61%, but attention is the real problem") states none."""
     others = [c for c in CLASSES if c != bottleneck]
+    named_last = False  # did the line before end on the class's subject?
     for tl in diagnosis_lines(report):
-        carried = False
+        carried = named_last and bool(_GROUP_BACK.match(tl.text))
+        named_last = False
         for sentence in line_sentences(tl.text):
             if is_keyword_list(sentence):
                 carried = False
@@ -301,6 +310,7 @@ def statements(report: Report, bottleneck: str, exercise_id: str) -> Iterator[Se
                     carried = True
                 elif other:
                     carried = False
+            named_last = carried
 
 
 # "The math is expected; the movement isn't.": the second clause leaves out the word the
