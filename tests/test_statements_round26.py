@@ -630,3 +630,11 @@ def test_a_confirm_reject_heading_holds_the_tests() -> None:
     )
     got = grade("partA", hypotheses=hypotheses)
     assert got["two-hypotheses"] and got["experiment-per-hypothesis"]
+
+
+def test_a_contrast_bullet_that_is_also_a_not_yet_still_counts() -> None:
+    text = CONTRAST.replace(
+        "- No attention op in B's table; the GPU waits on launches, so a fused kernel cannot help.",
+        "- Fused attention: not for now.",
+    ).format(a="A: matmul at the top is real prefill work.", b="B: matmul at the top is tiny.")
+    assert grade_text(text, "partB")["contrast-four-bullets"]

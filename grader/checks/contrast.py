@@ -137,6 +137,18 @@ def contrast_items(report: Report) -> tuple[list[TextLine], TextLine | None]:
     """The top-level items of the contrast's first list, and the contrast's lead line."""
     for sec in report.section("contrast"):
         items = sec.list_items()
+        if items and items[0].kind == "item":
+            # the whole list, though an item of it opens a part of its own ("- Fused
+            # attention: not for now." is the contrast's fourth bullet and a "not yet")
+            items = [
+                ln
+                for ln in report.lines
+                if ln.kind == "item"
+                and ln.first
+                and ln.list_id == items[0].list_id
+                and ln.level == items[0].level
+                and ln.number > sec.lead.number  # the lead is no bullet of its own
+            ]
         lead = TextLine(sec.lead.number, sec.lead.text, "contrast")
         return [TextLine(i.number, i.text, "contrast") for i in items], lead
     # No lead: a list whose items set the parts side by side ("- A: matmul on top ...",
