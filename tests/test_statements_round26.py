@@ -638,3 +638,16 @@ def test_a_contrast_bullet_that_is_also_a_not_yet_still_counts() -> None:
         "- Fused attention: not for now.",
     ).format(a="A: matmul at the top is real prefill work.", b="B: matmul at the top is tiny.")
     assert grade_text(text, "partB")["contrast-four-bullets"]
+
+
+def test_tests_labelled_by_the_hypothesis_they_test() -> None:
+    hypotheses = (
+        "Hypotheses:\n"
+        "- fp32 tensors somewhere (mask / rope cache) getting cast to bf16 each layer\n"
+        "- something built on CPU and copied to the GPU per call\n\n"
+        "Experiments:\n"
+        "- dtype hypothesis: print dtypes of everything entering attention and re-profile\n"
+        "- transfer hypothesis: check the trace for Memcpy HtoD rows\n"
+    )
+    got = grade("partA", hypotheses=hypotheses)
+    assert got["two-hypotheses"] and got["experiment-per-hypothesis"]

@@ -110,6 +110,14 @@ def find_sections(lines: list[Line], field_lines: set[tuple[int, int]]) -> dict[
         ):
             found = None  # under "### Contrast", "- Fused attention: not now ..." is its 4th
         if (
+            found
+            and found[0] == "hypotheses"
+            and inside == "experiments"
+            and line.kind == "item"
+            and (not body or any(b.kind == "item" and b.list_id == line.list_id for b in body))
+        ):
+            found = None  # under "Experiments:", "- dtype hypothesis: print dtypes ..." tests it
+        if (
             not found
             and current is None
             and line.first
