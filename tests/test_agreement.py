@@ -96,5 +96,5 @@ def test_labelled_sets_the_rules_were_tuned_on_agree(name: str):
     the rules written from their disagreements must keep agreeing with them, at least as
     well as when the rules were last written (split.yaml, floors)."""
     wrong, total = _disagreements(LABELLED / name)
-    assert total >= 250
+    assert total >= 140  # a set of 16 reports or more: its labels were all read
     assert 1 - len(wrong) / total >= SPLIT["floors"][name], wrong
