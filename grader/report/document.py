@@ -18,6 +18,7 @@ from grader.report.latex import unlatex
 from grader.report.markups import unmarkup
 from grader.report.notebook import uncode
 from grader.report.plaintext import ungrid, unletter
+from grader.report.typeset import untypeset
 
 MAX_BYTES = 1_000_000  # a report larger than this is refused: no learner writes 1 MB
 
@@ -183,45 +184,12 @@ def _lazy_label(source: list[str], number: int, raw: str) -> bool:
     return hit is not None and not hit[2]
 
 
-# What a word processor puts in for a hyphen or a space, read as the plain character: a
-# non-breaking or soft hyphen ("time\u2011to\u2011first\u2011token"), a minus sign, thin and
-# narrow no-break spaces ("25\u2009µs"); invisible marks (zero-width spaces, joiners, a
-# byte-order mark, an emoji's presentation mark) are dropped, and a letter drawn as an emoji
-# or in a circle is the letter.  Line breaks are kept, so every line keeps its number.
-_TYPESET = str.maketrans(
-    {
-        "\u2010": "-",
-        "\u2011": "-",
-        "\u2212": "-",
-        "\u2007": " ",
-        "\u2008": " ",
-        "\u2009": " ",
-        "\u200a": " ",
-        "\u202f": " ",
-        "\u00ad": None,
-        "\ufe0f": None,  # an emoji's presentation mark
-        # a part's letter drawn as an emoji or circled: "🅰️ top CUDA = matmul", "Ⓑ ..."
-        "\U0001f170": "A",
-        "\U0001f171": "B",
-        "\u24b6": "A",
-        "\u24b7": "B",
-        "\u24b8": "C",
-        "\u200b": None,
-        "\u200c": None,
-        "\u200d": None,
-        "\u2060": None,
-        "\ufeff": None,
-    }
-)
-
-
 def parse_document(text: str) -> list[Line]:
     """Lines of the report in order, each with its markdown context.
 
     A text with more structure than a report may have is refused (see ``bounds``)."""
     check_text(text, _MARKUP)
-    if not text.isascii():
-        text = text.translate(_TYPESET)
+    text = untypeset(text)  # a word processor's hyphens, spaces and marks
     if "<!--" in text:  # a comment is not shown: a template's instructions left in place
         text = _COMMENT.sub(_blank, text)
     if _OTHERS_WORDS_CUE.search(text):  # a classmate's remarks left in: not the learner's
