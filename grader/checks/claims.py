@@ -11,13 +11,10 @@ from __future__ import annotations
 import re
 
 from grader.analyzer.classify import CLASSES
+from grader.checks.class_claims import CLAIM_WORDS, EXPECTING, HYPOTHETICAL, claims_class
 from grader.checks.common import (
-    CLAIM_WORDS,
-    EXPECTING,
-    HYPOTHETICAL,
     PRONOUN,
     Sentence,
-    claims_class,
     diagnosis_sentences,
     line_sentences,
     opens_own,

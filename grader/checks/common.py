@@ -8,20 +8,18 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from grader.analyzer.classify import CLASSES
+from grader.checks.class_claims import asked, claims_class
 from grader.checks.partrefs import about_other_part, own_share
 from grader.report.clauses import sentences
 from grader.report.keyword_lists import is_keyword_list
 from grader.report.language import (
-    claim,
     diagnosis_kinds,
     mentions,
     names,
-    negated,
     unnegated,
     whole_diagnosis,
 )
 from grader.report.model import Report, TextLine
-from grader.report.patterns import Pattern
 
 NOT_A_DIAGNOSIS = ("hypotheses", "experiments", "stretch")
 DEVICE_WORD = re.compile(r"\b(?:gpu|cuda|device)\b", re.IGNORECASE)
@@ -112,15 +110,9 @@ def diagnosis_kind(text: str, bottleneck: str, carried: bool = False) -> str | N
     if not carried and not names(subject, text):
         return None
     for kind, pattern in kinds.items():
-        if any(not _asked(text, m) for m in unnegated(pattern, text)):
+        if any(not asked(text, m) for m in unnegated(pattern, text)):
             return kind
     return None
-
-
-def _asked(text: str, m: re.Match[str]) -> bool:
-    """A judgement followed by a question mark ("movement-bound?? copy_ to ...") is asked;
-    asking why ("just moving data - why??") is the judgement itself."""
-    return "?" not in m.group(0) and text[m.end() : m.end() + 2].lstrip().startswith("?")
 
 
 _WHY_ASKED = re.compile(r"[\u2014\u2013:(-]\s*why\s*\?+\)?\s*$", re.IGNORECASE)
@@ -187,63 +179,6 @@ def _other_subjects(bottleneck: str) -> tuple[str, ...]:
 
 def speaks_of_other(text: str, bottleneck: str) -> bool:
     return any(names(name, text) for name in _other_subjects(bottleneck))
-
-
-CLAIM_WORDS = Pattern(
-    "bound|bottleneck|dominat|problem|limit|issue|matter|heavy|important|most|mainly|largely|busy"
-    "|(?:real|main|actual|true|biggest) cost"
-)
-# "In a compute-bound prefill it might help", "if it were compute-bound": a claim about
-# another run, not this one.
-# What a healthy run would show: "I'd expect the step to be dominated by the matmuls" (but "this
-# is exactly what you'd expect: compute bound" says what this run is).
-_EXPECT_WORDS = r"(?<!what )(?:i.d expect|i would expect|you.d expect|one would expect)"
-HYPOTHETICAL = Pattern(
-    r"\b(?:if|unless|when|whether|in an?|for an?|were|would be"
-    # a first reading the report then leaves behind ("At first I read this as compute-bound")
-    r"|at first|initially|first glance|i (?:first )?thought|looked like|seemed|my first"
-    rf"|{_EXPECT_WORDS}|should normally)\b"
-)
-
-
-# ... said before the pieces of its sentence that describe it.
-EXPECTING = Pattern(rf"\b(?:{_EXPECT_WORDS})\b")
-
-
-def claim_words(text: str) -> bool:
-    """Does the text use a word a claim of a class is made with ("bound", "problem", ...)?"""
-    return CLAIM_WORDS.search(text) is not None
-
-
-_WORD_START = re.compile(r"\b\w")
-
-
-def _closest(pattern: Pattern, text: str, m: re.Match[str]) -> re.Match[str]:
-    """The claim read from its subject's last mention before the verdict: in "it's already
-    flash attention and we can't say attention is the problem" the claim is "attention is
-    the problem", which "we can't say" denies."""
-    for w in _WORD_START.finditer(text, m.start() + 1, m.end()):
-        later = pattern.match(text, w.start())
-        if later is not None and later.end() == m.end():
-            return _closest(pattern, text, later)
-    return m
-
-
-@lru_cache(maxsize=8192)
-def claims_class(text: str, bottleneck: str) -> bool:
-    """The text names ``bottleneck`` as this run's limit ("this run is compute-bound")."""
-    if text.rstrip().endswith("?") or not CLAIM_WORDS.search(text):
-        return False
-    pattern = claim(bottleneck)
-    for m in (_closest(pattern, text, found) for found in pattern.finditer(text)):
-        if negated(text, m.start(), m.end()):
-            continue
-        if _asked(text, m):
-            continue  # "movement-bound?? copy_ to ...": asked, not claimed
-        before = text[max(0, m.start() - 60) : m.start()]
-        if not HYPOTHETICAL.search(re.split(r"[.;!?]", before)[-1]):
-            return True
-    return False
 
 
 def diagnosis_lines(report: Report) -> list[TextLine]:

@@ -8,10 +8,9 @@ from functools import cache
 from grader.analyzer.classify import CLASSES
 from grader.checks.attention import attention_proposal
 from grader.checks.claims import find_claim, find_wrong_claim, movement_dismissed
+from grader.checks.class_claims import claim_words, claims_class
 from grader.checks.common import (
     Sentence,
-    claim_words,
-    claims_class,
     diagnosis_sentences,
     find_statement,
     parts,
