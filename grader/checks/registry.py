@@ -112,6 +112,7 @@ def load_all() -> dict[str, CheckKind]:
         experiments,
         fields,
         hypotheses,
+        overhead,
         part_c,
         separation,
         tokenizer,
