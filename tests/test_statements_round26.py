@@ -9,6 +9,7 @@ import pytest
 
 from grader.engine import grade_report
 from grader.exercises import resolve_exercise
+from grader.report.keyword_lists import is_keyword_list
 from grader.report.model import Report
 from tests.test_statements import experiments_in, grade, grade_text
 
@@ -512,8 +513,6 @@ def test_separation_denied_by_name(diagnosis: str, passed: bool) -> None:
     ],
 )
 def test_four_bare_terms_are_a_keyword_list(value: str, listed: bool) -> None:
-    from grader.report.keyword_lists import is_keyword_list
-
     assert is_keyword_list(value) is listed
 
 

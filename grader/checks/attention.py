@@ -158,7 +158,7 @@ def _proposed(sentence: str) -> bool:
             continue
         read.add(span)
         # the proposal word itself negated proposes nothing: "fused attention doesn't apply"
-        if next(unnegated(concept("proposal"), sentence[span[0] : span[1]]), None) is not None:
+        if mentions("proposal", sentence[span[0] : span[1]]):
             return True
     return False
 

@@ -47,11 +47,12 @@ def _closest(pattern: Pattern, text: str, m: re.Match[str]) -> re.Match[str]:
     """The claim read from its subject's last mention before the verdict: in "it's already
     flash attention and we can't say attention is the problem" the claim is "attention is
     the problem", which "we can't say" denies."""
+    closest = m
     for w in _WORD_START.finditer(text, m.start() + 1, m.end()):
         later = pattern.match(text, w.start())
         if later is not None and later.end() == m.end():
-            return _closest(pattern, text, later)
-    return m
+            closest = later
+    return closest
 
 
 @lru_cache(maxsize=8192)

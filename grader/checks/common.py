@@ -116,17 +116,16 @@ def diagnosis_kind(text: str, bottleneck: str, carried: bool = False) -> str | N
 
 
 _WHY_ASKED = re.compile(r"[\u2014\u2013:(-]\s*why\s*\?+\)?\s*$", re.IGNORECASE)
+_LAST_GROUP = r"the (?:second|last|latter|other) (?:group|one|bucket|half|pair|set)"
 _PRONOUN_LED = re.compile(
     r"^\W*(?:(?:and|so|but)\W+)?(?:those|these|they|this|that|it|both|them|the latter|"
     # "the second group is suspicious", after the list that names it last
-    r"the (?:second|last|latter|other) (?:group|one|bucket|line|item|row|half|pair|set))\b",
+    rf"{_LAST_GROUP}|the (?:second|last|latter|other) (?:line|item|row))\b",
     re.IGNORECASE,
 )
 # A line that opens by pointing back at the last group named on the line before: "- moving:
 # copy_, to -> about 35 ms" / "The second group is suspicious."
-_GROUP_BACK = re.compile(
-    r"^\W*the (?:second|last|latter|other) (?:group|one|bucket|half|pair|set)\b", re.IGNORECASE
-)
+_GROUP_BACK = re.compile(rf"^\W*{_LAST_GROUP}\b", re.IGNORECASE)
 _OPENING = re.compile(r"^\W*(?:(?:and|so|but|then|which|thus|hence)\W+)?(\w+)")
 _DETERMINERS = frozenset(
     [

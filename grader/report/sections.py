@@ -55,6 +55,11 @@ class Section:
         return [ln for ln in items if ln.list_id == first_list]
 
 
+def _in_list_of(line: Line, body: list[Line]) -> bool:
+    """Is ``line`` an item of a list the part already holds?"""
+    return any(b.kind == "item" and b.list_id == line.list_id for b in body)
+
+
 def find_sections(lines: list[Line], field_lines: set[tuple[int, int]]) -> dict[str, list[Section]]:
     """Every part found, by name, in order of appearance.
 
@@ -106,7 +111,7 @@ def find_sections(lines: list[Line], field_lines: set[tuple[int, int]]) -> dict[
             and found[0] not in ("hypotheses", "experiments")
             and _heading_led(current)
             and line.kind == "item"
-            and any(b.kind == "item" and b.list_id == line.list_id for b in body)
+            and _in_list_of(line, body)
         ):
             found = None  # under "### Contrast", "- Fused attention: not now ..." is its 4th
         if (
@@ -114,7 +119,7 @@ def find_sections(lines: list[Line], field_lines: set[tuple[int, int]]) -> dict[
             and found[0] == "hypotheses"
             and inside == "experiments"
             and line.kind == "item"
-            and (not body or any(b.kind == "item" and b.list_id == line.list_id for b in body))
+            and (not body or _in_list_of(line, body))
         ):
             found = None  # under "Experiments:", "- dtype hypothesis: print dtypes ..." tests it
         if (
