@@ -175,6 +175,13 @@ _DECIDES_REF = re.compile(
     r"\s+(?:h|hyp(?:othesis)?\.?\s*)[1-9]\b",
     re.IGNORECASE,
 )
+# The lead of one line of tests for all the hypotheses above it: "Tests: ...; ...", "To test:
+# check the dtype, and check the device."
+SHARED_TESTS_LEAD = re.compile(
+    r"^\W*(?:tests|checks|experiments|to (?:test|check)(?: (?:them|both|these|each))?)"
+    r"\s*[:\u2014\u2013-]\s*",
+    re.I,
+)
 _PREDICTION = re.compile(r"^\W*(?:predictions?|predicts|expected|expectation|implies)\b", re.I)
 
 

@@ -12,7 +12,13 @@ from __future__ import annotations
 
 import re
 
-from grader.checks.experiment_text import _NEXT_SENTENCE, _is_test_unit, is_test, split_test
+from grader.checks.experiment_text import (
+    _NEXT_SENTENCE,
+    SHARED_TESTS_LEAD,
+    _is_test_unit,
+    is_test,
+    split_test,
+)
 from grader.checks.hypothesis_refs import cause_of
 from grader.report.document import Line
 from grader.report.model import Report
@@ -304,7 +310,15 @@ def _either_or(report: Report) -> list[Unit]:
     for para in _free_paragraphs(report):
         for m in _EITHER.finditer(para.text):
             rest = para.text[m.end() :]
-            pieces = _OR_ELSE.split(_NEXT_SENTENCE.split(rest, maxsplit=1)[0])
+            first, *after = _NEXT_SENTENCE.split(rest, maxsplit=1)
+            pieces = _OR_ELSE.split(first)
             if len(pieces) >= 2 and all(cause_of(p) for p in pieces):
+                # "... or from moving the input. To test: check the dtype, and check the
+                # device.": the sentence of tests after them is written with the last
+                test = _NEXT_SENTENCE.split(after[0], maxsplit=1)[0] if after else ""
+                about = cause_of(test)
+                ours = about is None or about == cause_of(pieces[-1])
+                if test and is_test(test) and (ours or SHARED_TESTS_LEAD.match(test)):
+                    pieces[-1] = f"{pieces[-1].strip()}\n{test}"
                 return [Unit(p.strip(), para.line, None, False) for p in pieces]
     return []

@@ -23,6 +23,7 @@ from typing import NamedTuple
 from grader.checks.experiment_text import (
     _NEXT_SENTENCE,
     _PREDICTION,
+    SHARED_TESTS_LEAD,
     _is_test_unit,
     is_test,
     split_test,
@@ -230,17 +231,25 @@ def _tested(report: Report) -> dict[int, Pairing]:
     return covered
 
 
-_PLURAL_LEAD = re.compile(r"^\W*(?:tests|checks|experiments)\s*[:\u2014\u2013-]\s*", re.I)
+_AND = re.compile(r",?\s+and\s+|,\s+", re.I)
 
 
 def _shared_tests(test: str, n: int) -> list[str]:
-    """The tests of all ``n`` hypotheses written after the last one, under a plural lead and
-    set apart by semicolons; [] when the test is not that."""
-    lead = _PLURAL_LEAD.match(test)
+    """The tests of all ``n`` hypotheses written after the last one, under a lead for all of
+    them ("Tests:", "To test:"), set apart by semicolons, or in parallel clauses that open
+    with the same verb ("To test: check the dtype, and check the device."); [] when the
+    test is not that."""
+    lead = SHARED_TESTS_LEAD.match(test)
     if lead is None or n < 2:
         return []
-    pieces = [p.strip() for p in test[lead.end() :].split(";") if p.strip()]
-    if len(pieces) != n or not all(is_test(p) for p in pieces):
+    rest = test[lead.end() :]
+    pieces = [p.strip() for p in rest.split(";") if p.strip()]
+    if len(pieces) != n:
+        pieces = [p.strip(" .") for p in _AND.split(rest) if p.strip(" .")]
+        verbs = {p.split()[0].lower() for p in pieces}
+        if len(pieces) != n or len(verbs) != 1:
+            return []
+    if not all(is_test(p) for p in pieces):
         return []
     return pieces
 
