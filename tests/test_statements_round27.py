@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_statements import grade
+from tests.test_statements import experiments_in, grade
 
 
 @pytest.mark.parametrize(
@@ -38,3 +38,32 @@ def test_one_line_of_tests_after_either_or_causes(hypotheses: str, passed: bool)
     got = grade("partA", hypotheses=hypotheses)
     assert got["two-hypotheses"]
     assert got["experiment-per-hypothesis"] is passed
+
+
+@pytest.mark.parametrize(
+    ("next_experiment", "n"),
+    [
+        # what time allows, in brackets, is a second experiment
+        (
+            "find the callers of aten::to with with_stack=True. (If there's time, also try "
+            "FlashAttention-3 and see how much attention time comes off.)",
+            2,
+        ),
+        (
+            "log the dtype of every tensor entering the layers (time permitting, also move "
+            "the sampler onto the GPU)",
+            2,
+        ),
+        # a probe, then also a change of its own
+        (
+            "run with with_stack=True to find who calls to(), then also allocate the KV cache "
+            "in bf16 and re-profile",
+            2,
+        ),
+        # brackets that explain the one experiment add nothing
+        ("find the callers of aten::to with with_stack=True (sort by self CUDA time)", 1),
+        ("keep the cache in bf16 on the GPU and re-profile to see if copy_ goes away", 1),
+    ],
+)
+def test_what_also_adds_is_a_second_experiment(next_experiment: str, n: int) -> None:
+    assert experiments_in(next_experiment) == n

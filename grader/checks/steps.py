@@ -70,7 +70,10 @@ def split_steps(item: str) -> list[list[str]]:
 
 
 _ADDED_IN_BRACKETS = re.compile(
-    r"\(\s*((?:(?:and|plus)\s+(?:maybe|perhaps|also|then|try)|also)\b[^()]*)\)", re.IGNORECASE
+    # "(If there's time, also try FlashAttention-3 ...)": what time allows is added too
+    r"\(\s*(?:(?:if (?:there.s|there is|i have|we have) time|time permitting|optionally)"
+    r"\s*,?\s*)?((?:(?:and|plus)\s+(?:maybe|perhaps|also|then|try)|also)\b[^()]*)\)",
+    re.IGNORECASE,
 )
 # A reason given for a step is not a step of its own.
 _REASON_TAIL = re.compile(r",?\s(?:because|since|given that)\s.*$", re.IGNORECASE | re.DOTALL)
@@ -152,7 +155,7 @@ _MEASURED = re.compile(
     r"check (?:if|whether)|confirm)\b",
     re.IGNORECASE,
 )
-_ADDED = re.compile(r"\band also\b|\bas well\b|\badditionally\b|\bplus\b", re.IGNORECASE)
+_ADDED = re.compile(r"\balso\b|\bas well\b|\badditionally\b|\bplus\b", re.IGNORECASE)
 
 
 def fix_tested(value: str, steps: list[str]) -> bool:
