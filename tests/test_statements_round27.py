@@ -67,3 +67,93 @@ def test_one_line_of_tests_after_either_or_causes(hypotheses: str, passed: bool)
 )
 def test_what_also_adds_is_a_second_experiment(next_experiment: str, n: int) -> None:
     assert experiments_in(next_experiment) == n
+
+
+@pytest.mark.parametrize(
+    ("diagnosis", "passed"),
+    [
+        # movement that does no arithmetic, and a doubt that it is needed
+        ("copy_ and to (35 ms) do no arithmetic at all.", True),
+        ("copy_ and to (35 ms) only shuttle bytes, and I doubt all of that is needed.", True),
+        # a group named by the rows listed after its name, then spoken of by that name
+        (
+            "Split the table in two: the math (matmul, attention: ~70 ms) and the plumbing "
+            "(copy_, to: ~35 ms). The plumbing should mostly vanish in a bf16 run.",
+            True,
+        ),
+        # the name of the math group carries the math, not the movement
+        (
+            "Split the table in two: the math (matmul, attention: ~70 ms) and the plumbing "
+            "(copy_, to: ~35 ms). The math should mostly vanish in a bf16 run.",
+            False,
+        ),
+        # named apart, but nothing said of it
+        ("Split the table in two: the math and the plumbing (copy_, to: ~35 ms).", False),
+    ],
+)
+def test_movement_set_apart_in_more_words(diagnosis: str, passed: bool) -> None:
+    assert grade("partA", diagnosis=diagnosis)["separates-math-from-movement"] is passed
+
+
+@pytest.mark.parametrize(
+    ("not_yet", "proposes"),
+    [
+        (
+            "Not yet: slice, 436 calls but 1.4 ms. Attention could benefit from a "
+            "hand-written Triton kernel, so I'd prototype one in parallel.",
+            True,
+        ),
+        # a kernel attention already runs is no proposal
+        ("Not yet: attention. It already runs a flash kernel, so it gets nothing more.", False),
+    ],
+)
+def test_attention_that_could_benefit_from_a_kernel(not_yet: str, proposes: bool) -> None:
+    assert grade("partA", not_yet=not_yet)["no-premature-attention-kernel"] is not proposes
+
+
+@pytest.mark.parametrize(
+    ("aside", "proposes"),
+    [
+        ("Attention could benefit from FA3.", True),
+        ("Attention would really benefit from a fused kernel of its own.", True),
+        ("Attention could not benefit from FA3: it is flash already.", False),
+    ],
+)
+def test_could_benefit_from_proposes(aside: str, proposes: bool) -> None:
+    assert grade("partA", stretch=aside)["no-premature-attention-kernel"] is not proposes
+
+
+@pytest.mark.parametrize(
+    ("next_experiment", "n"),
+    [
+        ("find the to() callers, and separately benchmark FlashAttention-3", 2),
+        ("find the to() callers and independently try CUDA graphs", 2),
+        ("time prefill and decode separately with record_function ranges", 1),
+    ],
+)
+def test_separately_adds_an_experiment(next_experiment: str, n: int) -> None:
+    assert experiments_in(next_experiment) == n
+
+
+@pytest.mark.parametrize(
+    ("next_experiment", "passed"),
+    [
+        # batching said in words, and the loop taken out of Python
+        (
+            "Next experiment: run 8 prompts through the loop together instead of one, and "
+            "watch time per token.",
+            True,
+        ),
+        (
+            "Next experiment: script the decode loop with TorchScript so the host stops "
+            "paying Python per op, and compare ms/token.",
+            True,
+        ),
+        ("Next experiment: move the decode loop off Python and compare ms/token.", True),
+        # a faster kernel does not go after launches
+        ("Next experiment: write the matmul in CUDA and compare ms/token.", False),
+        ("Next experiment: run 8 warm-up iterations before timing.", False),
+    ],
+)
+def test_overhead_fixes_in_more_words(next_experiment: str, passed: bool) -> None:
+    assert grade("partB", next=next_experiment)["next-experiment-targets-bottleneck"] is passed

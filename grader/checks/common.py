@@ -126,6 +126,9 @@ _PRONOUN_LED = re.compile(
 # A line that opens by pointing back at the last group named on the line before: "- moving:
 # copy_, to -> about 35 ms" / "The second group is suspicious."
 _GROUP_BACK = re.compile(rf"^\W*{_LAST_GROUP}\b", re.IGNORECASE)
+# A name the report gives a group by listing its rows after it: "the plumbing (copy_, to:
+# ~35 ms)", "bucket two: copy_ + to".  "The plumbing should mostly vanish" then speaks of it.
+_NAMED_GROUP = re.compile(r"\bthe ((?:[a-z]+ )?[a-z]+)\s*(?:\(([^()]*)\)|:\s*([^.;]*))", re.I)
 _OPENING = re.compile(r"^\W*(?:(?:and|so|but|then|which|thus|hence)\W+)?(\w+)")
 _DETERMINERS = frozenset(
     [
@@ -210,6 +213,7 @@ def statements(report: Report, bottleneck: str, exercise_id: str) -> Iterator[Se
     for tl in diagnosis_lines(report):
         carried = named_last and bool(_GROUP_BACK.match(tl.text))
         named_last = False
+        alias = _group_name(tl.text, bottleneck)
         for sentence in line_sentences(tl.text):
             if is_keyword_list(sentence):
                 carried = False
@@ -232,6 +236,7 @@ def statements(report: Report, bottleneck: str, exercise_id: str) -> Iterator[Se
                 piece = elided(piece, pieces[i - 1] if i else "")
                 other = speaks_of_other(piece, bottleneck)
                 led = bool(_PRONOUN_LED.match(piece))  # "that is overhead I'd want gone"
+                led = led or bool(alias and alias.match(piece) and not other)
                 speaks_of_it = carried and (led or (not other and carries_subject(piece)))
                 kind = diagnosis_kind(piece, bottleneck, speaks_of_it)
                 if kind == "explanation" and tl.where == "next_experiment":
@@ -262,3 +267,15 @@ def elided(piece: str, before: str) -> str:
         return piece
     m = _LAST_PREDICATE.search(before)
     return f"{piece.rstrip(' .!')} {m.group(1)}" if m else piece
+
+
+def _group_name(text: str, bottleneck: str) -> re.Pattern[str] | None:
+    """What opens a sentence that speaks of the group ``text`` names by listing the class's
+    rows after a name of its own ("the plumbing (copy_, to)"), or None."""
+    for m in _NAMED_GROUP.finditer(text):
+        rows = m.group(2) or m.group(3) or ""
+        name = m.group(1)
+        if has_subject(rows, bottleneck) and not has_subject(name, bottleneck):
+            lead = r"^\W*(?:(?:and|so|but)\W+)?(?:the|that|this) "
+            return re.compile(rf"{lead}{re.escape(name)}\b", re.I)
+    return None

@@ -16,7 +16,8 @@ from grader.report.language import change_kinds, has
 # Where one step may end and another begin, inside an item: "; ", "and also", ", and", " + "
 # and " and " (the last three only when a new verb follows: "dtype + device" is one thing).
 _HARD_STEP = re.compile(
-    r"\s*;\s*|\s(?:and|&) also\s|,?\s(?:as well as|and additionally)\s"
+    r"\s*;\s*|\s(?:and|&) (?:also|separately|independently|on the side)\s"
+    r"|,?\s(?:as well as|and additionally)\s"
     # a sentence that adds another: "... to find where aten::to gets called. Maybe also ..."
     r"|[.!]\s+(?:(?:and|maybe|perhaps|i.d|i would|i.ll|i will|we could|could)\s+)?also\s",
     re.IGNORECASE,
