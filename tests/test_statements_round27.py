@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_statements import experiments_in, grade
+from tests.test_statements import experiments_in, grade, grade_text
 
 
 @pytest.mark.parametrize(
@@ -157,3 +157,52 @@ def test_separately_adds_an_experiment(next_experiment: str, n: int) -> None:
 )
 def test_overhead_fixes_in_more_words(next_experiment: str, passed: bool) -> None:
     assert grade("partB", next=next_experiment)["next-experiment-targets-bottleneck"] is passed
+
+
+@pytest.mark.parametrize(
+    ("hypotheses", "two", "tested"),
+    [
+        # two causes joined by "and separately", their tests by "the first ..., and the
+        # second ..."
+        (
+            "My guesses: the logits get pulled to the host with .cpu() for sampling every "
+            "token, and separately the mask is float32 and cast down in each layer. I'd "
+            "confirm the first by searching the code for .cpu() and looking for DtoH copies "
+            "in the trace, and the second by registering a forward pre-hook that prints "
+            "dtypes.",
+            True,
+            True,
+        ),
+        # the first tested, the second not
+        (
+            "My guesses: the logits get pulled to the host with .cpu() every token, and also "
+            "the mask is float32 and cast down in each layer. I'd confirm the first by "
+            "looking for DtoH copies in the trace.",
+            True,
+            False,
+        ),
+        # two wordings of one cause are one hypothesis
+        (
+            "My guesses: the mask is float32 and cast each layer, and also the inputs are "
+            "fp32 and converted to bf16.",
+            False,
+            False,
+        ),
+    ],
+)
+def test_causes_joined_by_and_separately(hypotheses: str, two: bool, tested: bool) -> None:
+    got = grade("partA", hypotheses=hypotheses)
+    assert got["two-hypotheses"] is two
+    assert got["experiment-per-hypothesis"] is tested
+
+
+def test_a_share_said_as_a_decimal() -> None:
+    text = (
+        "Workload: 7B decoder, generating tokens one at a time\n"
+        "Hardware: L4\n"
+        "Top CUDA time: aten::copy_: {share} of all CUDA time\n"
+        "Top CPU / orchestration cost: the Python loop\n"
+        "Next experiment: log the dtype of every tensor passed to copy_\n"
+    )
+    assert grade_text(text.format(share="0.61"), "partC")["copy-share-stated"]
+    assert not grade_text(text.format(share="0.16"), "partC")["copy-share-stated"]

@@ -67,6 +67,9 @@ _NEXT = {
 }
 # "either fp32 tensors being cast to bf16, or CPU->GPU transfers of the inputs"
 _OR_ELSE = re.compile(r"[,;]\s*or\s+(?:else\s+)?(?=\w)", re.IGNORECASE)
+_AND_ALSO = re.compile(
+    r"[,;]\s*(?:and\s+)?(?:separately|also|additionally|independently|plus)\s*,?\s+(?=\w)", re.I
+)
 
 
 def _alternatives(unit: Unit, part: str = "hypotheses") -> list[Unit]:
@@ -88,9 +91,11 @@ def _alternatives(unit: Unit, part: str = "hypotheses") -> list[Unit]:
             if len(halves) >= 2 and len({cause_of(h) for h in halves} - {None}) == len(halves):
                 pieces = halves
         pieces = [*pieces, *tail] if len(pieces) >= 2 else [unit.text]
-    if part == "hypotheses" and len(pieces) == 1 and _OR_ELSE.search(unit.text):
-        # "Hypotheses: dtype cast, or cpu->gpu copy.": a cause on each side of ", or"
-        halves = [h for h in _OR_ELSE.split(unit.text) if h.strip()]
+    joint = _OR_ELSE if _OR_ELSE.search(unit.text) else _AND_ALSO
+    if part == "hypotheses" and len(pieces) == 1 and joint.search(unit.text):
+        # "Hypotheses: dtype cast, or cpu->gpu copy.": a cause on each side of ", or"; "the
+        # logits are pulled to the host, and separately the mask is cast": of ", and also"
+        halves = [h for h in joint.split(unit.text) if h.strip()]
         causes = [cause_of(split_test(h)[0]) for h in halves]
         if len(halves) >= 2 and all(causes) and len(set(causes)) == len(causes):
             pieces = halves

@@ -55,7 +55,10 @@ _REF = re.compile(
 
 _FOR_ORDINAL = re.compile(r"\W*(?:for|to (?:test|check)|testing|checking)\s", re.IGNORECASE)
 _ORDINAL_LEAD = re.compile(
-    r"^\W*(?:(?:for|to (?:test|check)|testing|checking)\s+)?(?:the\s+)?(first|second|third)\b",
+    r"^\W*(?:(?:for|to (?:test|check)|testing|checking"
+    # "I'd confirm the first by ..."
+    r"|(?:i.d|i would|i.ll|i will|we.d|we would) (?:confirm|test|check|verify|rule out))\s+)?"
+    r"(?:the\s+)?(first|second|third)\b",
     re.IGNORECASE,
 )
 

@@ -254,6 +254,7 @@ def _shared_tests(test: str, n: int) -> list[str]:
     return pieces
 
 
+_ORDINAL_JOINT = re.compile(r";|,\s*and\s+(?=(?:for\s+)?the\s+(?:second|third|other)\b)", re.I)
 # A sentence that opens with the number of the hypothesis it tests: "The experiment for 1
 # is ...", "For 2, I would look for ..."
 _NUMBER_LEAD = re.compile(r"^\W*(?:the (?:test|check|experiment) )?for (?:h\s?)?[1-9]\b", re.I)
@@ -261,7 +262,12 @@ _NUMBER_LEAD = re.compile(r"^\W*(?:the (?:test|check|experiment) )?for (?:h\s?)?
 
 def _test_pieces_by_reference(test: str, n: int) -> list[str]:
     # "To test the first I'd ...; to test the second I'd ...": sentences, or halves of one
-    pieces = [q.strip() for p in _NEXT_SENTENCE.split(test) for q in p.split(";") if q.strip()]
+    pieces = [
+        q.strip()
+        for p in _NEXT_SENTENCE.split(test)
+        for q in _ORDINAL_JOINT.split(p)  # "...; the second by ...", ", and the second by"
+        if q.strip()
+    ]
     led = [
         p
         for p in pieces

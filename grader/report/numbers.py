@@ -77,6 +77,7 @@ def _value(words: list[str]) -> str | None:
 def with_digits(text: str) -> str:
     """``text`` with each number said in words replaced by its digits, and "percent",
     "milliseconds", "microseconds" by their signs ("sixty one percent" -> "61%")."""
+    text = _DECIMAL_SHARE.sub(lambda m: f"{int(m.group(1))}%", text)
     if not _RUN.search(text):
         return text
 
@@ -93,6 +94,13 @@ def with_digits(text: str) -> str:
             out = pattern.sub(sign, out)
         out = _FRACTION.sub(_percent, out)
     return out
+
+
+# A share said as a decimal of the time it is a share of: "0.61 of all CUDA time" is 61%.
+_DECIMAL_SHARE = re.compile(
+    r"(?<![\d.])0?\.(\d{2})(?=\s+of\s+(?:the\s+|all\s+)?(?:total\s+)?(?:cuda|gpu|device)\b)",
+    re.I,
+)
 
 
 # A share said as a fraction: "three-fifths of GPU time" is 60%, "two thirds" 67%.
