@@ -34,6 +34,7 @@ class Line(NamedTuple):
     list_id: int = 0  # the list an item belongs to (0 outside lists)
     cells: tuple[str, ...] = ()  # table row cells
     bold_lead: str = ""  # "**Workload** decoder-only ...": the bold words a line opens with
+    asked: bool = False  # a question of a question-and-answer layout: it holds no answer
 
 
 @cache

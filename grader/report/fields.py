@@ -13,7 +13,15 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from grader.report.document import Line
-from grader.report.labels import ANSWER, DECOR, FieldSpec, field_specs, label_value, match_label
+from grader.report.labels import (
+    ANSWER,
+    DECOR,
+    QUESTION_MARK,
+    FieldSpec,
+    field_specs,
+    label_value,
+    match_label,
+)
 from grader.report.leads import LABEL_LEAD, opens_part, section_of
 
 # "TODO (not sure between compile and cuda graphs)", "TBD - need to discuss": a placeholder
@@ -43,6 +51,7 @@ PLACEHOLDERS = re.compile(
 _NEW_ITEM = re.compile(r"(?:[A-Z]|\(?[a-h1-9]\)|[-*•]|->|→)")
 _ENDS_SENTENCE = re.compile(r"[.!?:]\s*$")
 _ALNUM = re.compile(r"[A-Za-z0-9]")
+_QUESTION = re.compile(QUESTION_MARK)
 
 
 @dataclass(frozen=True)
@@ -214,8 +223,9 @@ def _continuation(lines: list[Line], i: int, starts: set[int], has_value: bool) 
             out.append(line)
             continue
         if not has_value and not out:
-            if line.text.rstrip().endswith(":"):
-                break  # the next block is a label of its own ("Filled in for the run:")
+            if line.text.rstrip().endswith(":") or _QUESTION.match(line.text):
+                break  # the next block is a label of its own ("Filled in for the run:"), or
+                # a question ("Q: Filled in for the fake run") under a list of the names
             out.append(line)  # "Label:" alone, the value is the next block
             continue
         if not has_value and out and line.block == out[-1].block:

@@ -39,7 +39,11 @@ def _exact_label(label: str) -> bool:
 
 
 _QUESTION = re.compile(rf"{QUESTION_MARK}\s+")
-_ANSWER = re.compile(rf"{ANSWER_MARK}\s+")
+# "A: ...", and the word spelled out: "Answer: ...", "Ans. ..."
+_ANSWER = re.compile(rf"(?:{ANSWER_MARK}|^\s*(?:Answer|Ans\.?)\s*\d*\s*[:.)\u2014\u2013-])\s+")
+# The course's prompt quoted as the question: '"Two hypotheses for copy_ and to"' (after a
+# number or a "Q." or alone on its line), answered below.
+_QUOTED = re.compile(r'^\s*["\u201c](?P<asked>[^"\u201c\u201d]{2,120})["\u201d]\s*$')
 
 
 def relayout(lines: list[Line]) -> list[Line]:
@@ -99,25 +103,35 @@ def columns_to_rows(lines: list[Line]) -> list[Line]:
 
 
 def unwrap_questions(lines: list[Line]) -> list[Line]:
-    """A report of two or more "Q: ..." lines each answered by "A: ...": each question a
-    line that opens a block, each answer the line below it, without their marks."""
-    asked = sum(bool(_QUESTION.match(ln.text)) for ln in lines)
+    """A report of two or more questions ("Q: ...", or the prompt quoted) each answered by
+    "A: ..." or "Answer: ...": each question a line that opens a block and holds no answer
+    (``asked``), each answer the line below it, without their marks and quotes."""
+    asked = sum(_asked(ln) is not None for ln in lines)
     answered = sum(bool(_ANSWER.match(ln.text)) for ln in lines)
     if asked < 2 or answered < 2:
         return lines
     block = max((ln.block for ln in lines), default=0)
     out: list[Line] = []
     for line in lines:
-        q = _QUESTION.match(line.text)
-        a = _ANSWER.match(line.text) if q is None else None
-        if q is None and a is None:
+        question = _asked(line)
+        a = _ANSWER.match(line.text) if question is None else None
+        if question is None and a is None:
             out.append(line)
             continue
         block += 1
-        mark = q or a
-        assert mark is not None
-        out.append(line._replace(text=line.text[mark.end() :], block=block, first=True))
+        text = question if question is not None else line.text[a.end() :]  # type: ignore[union-attr]
+        out.append(line._replace(text=text, block=block, first=True, asked=question is not None))
     return out
+
+
+def _asked(line: Line) -> str | None:
+    """The question a line asks, without its mark and quotes, or None."""
+    q = _QUESTION.match(line.text)
+    text = line.text[q.end() :] if q else line.text
+    quoted = _QUOTED.match(text) if line.first and line.kind != "table" else None
+    if quoted is not None:
+        return quoted.group("asked").strip()
+    return text if q else None
 
 
 # A field named in a sentence of prose: "The Workload is batch 1 ...", "For Top CUDA time, the

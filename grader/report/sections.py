@@ -99,6 +99,8 @@ def find_sections(lines: list[Line], field_lines: set[tuple[int, int]]) -> dict[
                 or (lazy[0] in _LAZY_LABELS and LABEL_LEAD.match(_DECOR.sub("", line.text)))
             ):
                 found = lazy
+        if found and line.asked:
+            found = (found[0], "")  # a question quoted ("Two hypotheses for why ...") is asked
         if found and line.kind == "heading" and found[0] in ("hypotheses", "experiments"):
             found = (found[0], "")  # "## Why copy_ and to might be there" holds no unit
         inside = current[0] if current else None

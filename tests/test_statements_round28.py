@@ -1,0 +1,120 @@
+"""Statements and layouts from the twenty-eighth stop's work, each a table row.
+
+Written from criteria.md's definitions and the course's prompts, not copied from any
+labelled report.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_statements import grade_text
+
+_FIELDS_A = (
+    "Workload: decoder-only LLM, 4096-token prompt, 128 new tokens, batch 1, bf16\n"
+    "Hardware: one L4\n"
+    "Top CUDA time: matmul 38 ms and attention 32 ms are the math; copy_ and to add 35 ms "
+    "of movement that should not be needed and must be explained first\n"
+    "Top CPU / orchestration cost: tokenizer.encode, 22 ms on the CPU with no CUDA time, "
+    "still adds to time to first token\n"
+    "Next experiment: re-profile with with_stack=True to find who calls aten::to\n"
+)
+
+# The course's prompts quoted as the questions, each answered below by "Answer:".
+_QUOTED_PROMPTS = """\
+1) "Write the five-line report."
+
+{fields}
+2) "Two hypotheses for why copy_ and to are present."
+
+Answer: {hypotheses}
+
+3) "One experiment per hypothesis."
+
+Answer: {experiments}
+
+4) "One thing you would not optimize yet, and why."
+
+Answer: {not_yet}
+"""
+_HYPOTHESES = (
+    "(a) the rotary tables are kept in fp32 and cast to bf16 in every layer. (b) the "
+    "position ids are built on the CPU and copied to the GPU on each call."
+)
+_EXPERIMENTS = (
+    "for (a), log the dtype of the rotary tables at each layer's entry. For (b), print the "
+    "device of the position ids and look for HtoD memcpy rows."
+)
+_NOT_YET = "the attention kernel: it is already a flash kernel and the copies come first."
+
+
+@pytest.mark.parametrize(
+    ("slots", "passes"),
+    [
+        ({}, True),
+        # the questions asked and nothing answered under them: nothing passes by the prompt
+        (
+            {"hypotheses": "-", "experiments": "-", "not_yet": "-"},
+            False,
+        ),
+    ],
+)
+def test_quoted_prompts_answered_below(slots: dict[str, str], passes: bool) -> None:
+    text = _QUOTED_PROMPTS.format(
+        **{
+            "fields": _FIELDS_A,
+            "hypotheses": _HYPOTHESES,
+            "experiments": _EXPERIMENTS,
+            "not_yet": _NOT_YET,
+            **slots,
+        }
+    )
+    got = grade_text(text, "partA")
+    assert got["two-hypotheses"] is passes
+    assert got["experiment-per-hypothesis"] is passes
+    assert got["not-yet-with-reason"] is passes
+
+
+def test_fields_asked_with_q_and_answered_with_answer() -> None:
+    asked = "".join(
+        f'Q. "{label}"\nAnswer: {value}\n\n'
+        for label, value in (
+            ("Workload", "batch 1, 32 prompt tokens, 128 decoded"),
+            ("Hardware", "L4"),
+            ("Top CUDA time", "matmul 6.1 ms over 240 calls, about 25 us each"),
+            ("Top CPU / orchestration cost", "the Python decode loop, 38 ms of CPU"),
+            ("Next experiment", "capture a decode step in a CUDA graph and replay it"),
+        )
+    )
+    got = grade_text(asked, "partB")
+    assert got["five-fields"]
+    assert got["one-next-experiment"]
+    assert got["next-experiment-targets-bottleneck"]
+
+
+# Part C: the names listed from memory, then a question, then the fields filled in.
+_NAMES_THEN_FILLED = """\
+**Q: The five field names?**
+
+1. Workload
+2. {hardware}
+3. Top CUDA time
+4. Top CPU / orchestration cost
+5. Next experiment
+
+**Q: Filled in for the run**
+
+- **Workload:** 7B decoder, decoding 128 tokens, batch 1
+- **{hardware}:** A10G
+- **Top CUDA time:** aten::copy_, 61% of CUDA time
+- **Top CPU / orchestration cost:** the Python generate loop
+- **Next experiment:** check whether the KV cache sits on the CPU and is moved to the device
+  every step, with a record_function range around the cache update
+"""
+
+
+@pytest.mark.parametrize(("hardware", "exact"), [("Hardware", True), ("Hardwear", False)])
+def test_a_question_is_no_field_value(hardware: str, exact: bool) -> None:
+    got = grade_text(_NAMES_THEN_FILLED.format(hardware=hardware), "partC")
+    assert got["next-experiment-targets-bottleneck"]
+    assert got["field-names-exact"] is exact
