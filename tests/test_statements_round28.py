@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_statements import grade_text
+from tests.test_statements import experiments_in, grade_text
 
 _FIELDS_A = (
     "Workload: decoder-only LLM, 4096-token prompt, 128 new tokens, batch 1, bf16\n"
@@ -118,3 +118,22 @@ def test_a_question_is_no_field_value(hardware: str, exact: bool) -> None:
     got = grade_text(_NAMES_THEN_FILLED.format(hardware=hardware), "partC")
     assert got["next-experiment-targets-bottleneck"]
     assert got["field-names-exact"] is exact
+
+
+@pytest.mark.parametrize(
+    ("next_experiment", "n"),
+    [
+        # "and also" after a probe adds a change of its own, even one that names what the
+        # probe looks at ("the casts" ... "the cache")
+        ("look for the fp32 tensor behind the casts and also convert the cache to bf16", 2),
+        (
+            "track down the dtype mismatch behind the copies and also switch attention to "
+            "FlashAttention-2 for the rest of the time",
+            2,
+        ),
+        # two looks joined by "and also" are still one probe
+        ("log the dtype of every input and also log its device, in one pre-hook per layer", 1),
+    ],
+)
+def test_also_after_a_probe_adds_a_change(next_experiment: str, n: int) -> None:
+    assert experiments_in(next_experiment) == n

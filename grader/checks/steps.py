@@ -16,10 +16,11 @@ from grader.report.language import change_kinds, has
 # Where one step may end and another begin, inside an item: "; ", "and also", ", and", " + "
 # and " and " (the last three only when a new verb follows: "dtype + device" is one thing).
 _HARD_STEP = re.compile(
-    r"\s*;\s*|\s(?:and|&) (?:also|separately|independently|on the side)\s"
+    # ("also" stays with the step it adds: step_changes reads it, see probe_before_change)
+    r"\s*;\s*|\s(?:and|&) (?=also\s)|\s(?:and|&) (?:separately|independently|on the side)\s"
     r"|,?\s(?:as well as|and additionally)\s"
     # a sentence that adds another: "... to find where aten::to gets called. Maybe also ..."
-    r"|[.!]\s+(?:(?:and|maybe|perhaps|i.d|i would|i.ll|i will|we could|could)\s+)?also\s",
+    r"|[.!]\s+(?:(?:and|maybe|perhaps|i.d|i would|i.ll|i will|we could|could)\s+)?(?=also\s)",
     re.IGNORECASE,
 )
 _SOFT_STEP = re.compile(r",\s(?:and\s)?(?:then\s)?|\s\+\s|\splus\s|\sand\s(?:then\s)?")
