@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_statements import experiments_in, grade_text
+from tests.test_statements import experiments_in, grade, grade_text
 
 _FIELDS_A = (
     "Workload: decoder-only LLM, 4096-token prompt, 128 new tokens, batch 1, bf16\n"
@@ -137,3 +137,30 @@ def test_a_question_is_no_field_value(hardware: str, exact: bool) -> None:
 )
 def test_also_after_a_probe_adds_a_change(next_experiment: str, n: int) -> None:
     assert experiments_in(next_experiment) == n
+
+
+@pytest.mark.parametrize(
+    ("not_yet", "passed"),
+    [
+        # the question turned around: what to work on first, nothing held off
+        (
+            "What not to optimize?\n\nSpeed up the matmuls first, because they are the "
+            "largest CUDA line.",
+            False,
+        ),
+        # what comes first, then what waits: the deferral is there
+        (
+            "What not to optimize?\n\nFix the casts first; leave aten::slice alone, since "
+            "its 436 calls cost only 1.4 ms.",
+            True,
+        ),
+        # under a lead that already says "not", the thing named is the thing not done
+        (
+            "What I would not do yet: rewrite attention, because it is already a flash "
+            "kernel and the copies are unexplained.",
+            True,
+        ),
+    ],
+)
+def test_what_to_do_first_is_no_deferral(not_yet: str, passed: bool) -> None:
+    assert grade("partA", not_yet=not_yet)["not-yet-with-reason"] is passed
