@@ -164,3 +164,47 @@ def test_also_after_a_probe_adds_a_change(next_experiment: str, n: int) -> None:
 )
 def test_what_to_do_first_is_no_deferral(not_yet: str, passed: bool) -> None:
     assert grade("partA", not_yet=not_yet)["not-yet-with-reason"] is passed
+
+
+@pytest.mark.parametrize(
+    ("aside", "proposes"),
+    [
+        # the kernel named as what comes next, outside any Next experiment field
+        ("Experiments would be NVTX ranges, torch.compile and a faster attention kernel.", True),
+        ("The next step is FlashAttention-3 for the attention layers.", True),
+        # refused, described, or put strictly after the copies
+        ("The next experiment is not FlashAttention-3; it is finding the casts.", False),
+        ("My next step is finding the casts; FlashAttention is already in use.", False),
+        ("Flash attention would be the next thing to look at once the copies are gone.", False),
+    ],
+)
+def test_the_next_step_named_proposes(aside: str, proposes: bool) -> None:
+    assert grade("partA", stretch=aside)["no-premature-attention-kernel"] is not proposes
+
+
+def _graded(text: str, exercise: str) -> dict[str, tuple[bool, bool]]:
+    from grader.engine import grade_report
+    from grader.exercises import resolve_exercise
+    from grader.report.model import Report
+
+    result = grade_report(Report.parse(text), resolve_exercise(exercise))
+    return {c.id: (c.passed, c.review) for c in result.criteria}
+
+
+@pytest.mark.parametrize(
+    ("text", "review"),
+    [
+        # the five answered in lower-case sentences: no labels, and a person decides
+        (
+            "The workload is one request at batch 1, 4096 tokens in and 128 out, and the "
+            "hardware is an L4. For top CUDA time, matmul leads at 38.4 ms. The top CPU / "
+            "orchestration cost is tokenizer.encode at 22 ms. My next experiment would be "
+            "to find who calls to() with with_stack=True.",
+            True,
+        ),
+        # prose that names no field is simply missing them
+        ("The copies look like the problem. I would find who calls to() first.", False),
+    ],
+)
+def test_fields_only_in_lowercase_prose_are_flagged(text: str, review: bool) -> None:
+    assert _graded(text, "partA")["five-fields"] == (False, review)

@@ -7,6 +7,7 @@ import re
 from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.keyword_lists import is_keyword_list
 from grader.report.labels import field_specs
+from grader.report.layouts import fields_in_lowercase_prose
 
 # Next experiment given as a bare list of tools ("compile, CUDA graphs, batching, fusion") has
 # content, but is it "substantive"?  Labellers split about four to one that it is, so the
@@ -46,7 +47,15 @@ def five_fields(ctx: Context) -> Verdict:
         elif not f.substantive:
             empty.append((spec.name, f))
     if missing:
-        return Verdict.no(None, f"missing field(s): {', '.join(missing)}")
+        # "The workload is ..., and the hardware is a single L4. For top CUDA time, ...":
+        # the fields answered in lower-case sentences, which labellers split on
+        prose = len(missing) >= 3 and fields_in_lowercase_prose(ctx.report.lines) >= 3
+        return Verdict.no(
+            None,
+            f"missing field(s): {', '.join(missing)}"
+            + ("; the fields are named only in sentences, not as labels" if prose else ""),
+            review=prose,
+        )
     if empty:
         _, f = empty[0]
         return Verdict.no(

@@ -145,6 +145,22 @@ _PROSE_FIELD = re.compile(
 )
 
 
+# The same in lower case, "the workload is ...": prose that may or may not answer the fields.
+_PROSE_FIELD_ANY_CASE = re.compile(_PROSE_FIELD.pattern, re.IGNORECASE)
+
+
+def fields_in_lowercase_prose(lines: list[Line]) -> int:
+    """How many of the five fields the report's paragraphs name in sentences, in any case."""
+    return len(
+        {
+            m.group(1).lower()[:8]
+            for ln in lines
+            if ln.kind == "paragraph"
+            for m in _PROSE_FIELD_ANY_CASE.finditer(ln.text)
+        }
+    )
+
+
 def _prose_fields(line: Line, least: int = 3) -> list[tuple[str, str]]:
     """A paragraph that names three or more of the five fields in its sentences (or, in an
     essay that names them across its paragraphs, ``least`` of them): cut where each is
