@@ -208,3 +208,28 @@ def _graded(text: str, exercise: str) -> dict[str, tuple[bool, bool]]:
 )
 def test_fields_only_in_lowercase_prose_are_flagged(text: str, review: bool) -> None:
     assert _graded(text, "partA")["five-fields"] == (False, review)
+
+
+@pytest.mark.parametrize(
+    ("next_experiment", "n"),
+    [
+        # an irregular participle goes on with the question "whether" asks
+        (
+            "see whether the position ids are built on the CPU and sent to the GPU every "
+            "step (print their device)",
+            1,
+        ),
+        ("test whether the mask stays in fp32 and is cast to bf16 in every layer", 1),
+        ("check whether the mask is kept in fp32 and cast to bf16 in every layer", 1),
+        # "whichever" fixes what the look finds
+        (
+            "log dtype and device of the cache and the inputs each step, and drop whichever "
+            "cast turns out to feed copy_",
+            1,
+        ),
+        # a fix of its own after the look is still a second experiment
+        ("log the dtypes of the inputs, and switch attention to FlashAttention-3", 2),
+    ],
+)
+def test_participles_and_whichever(next_experiment: str, n: int) -> None:
+    assert experiments_in(next_experiment) == n

@@ -79,7 +79,13 @@ _ADDED_IN_BRACKETS = re.compile(
 )
 # A reason given for a step is not a step of its own.
 _REASON_TAIL = re.compile(r",?\s(?:because|since|given that)\s.*$", re.IGNORECASE | re.DOTALL)
-_PARTICIPLE = re.compile(r"^\W*\w+ed(?:/\w+ed)?\b", re.IGNORECASE)
+# (and the irregular ones: "kept in fp32 and cast to bf16 on every step", "built on the CPU
+# and sent over"; "cast" with no object after it is the participle, "cast it to bf16" is not)
+_PARTICIPLE = re.compile(
+    r"^\W*(?:\w+ed(?:/\w+ed)?\b|(?:kept|built|made|sent|held|left)\b"
+    r"|(?:cast|put|set)\s+(?:to|into|onto|on|back|as|every|each|per|again)\b)",
+    re.IGNORECASE,
+)
 
 
 # What an outcome would mean is no step: "... if it does, we were overhead-bound and
@@ -212,7 +218,7 @@ _FOLLOWS_UP = re.compile(
     r"\b(?:that|those|the|this) (?:[\w↔→/-]+ ){0,3}?(?:tensor|tensors|one|ones|culprit|"
     r"offender|call|calls|line|lines|source|op|ops|buffer|code|cast|casts|copy|copies|"
     r"transfer|transfers|conversion|round-?trips?)\b|\b(?:it|them|whatever|wherever|anything|"
-    r"everything|instead)\b|\boffending\b|"
+    r"everything|instead|whichever)\b|\boffending\b|"
     r"\bfound\b|\bif (?:yes|so|it is|they are|that.s|true|confirmed|it does|they do)\b",
     re.IGNORECASE,
 )
