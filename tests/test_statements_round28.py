@@ -233,3 +233,32 @@ def test_fields_only_in_lowercase_prose_are_flagged(text: str, review: bool) -> 
 )
 def test_participles_and_whichever(next_experiment: str, n: int) -> None:
     assert experiments_in(next_experiment) == n
+
+
+@pytest.mark.parametrize(
+    ("top_cuda", "stated"),
+    [
+        ("aten::copy_, about 61% of all CUDA time", True),
+        # the share said of the wrong clock, in more words
+        ("aten::copy_, about 61% of the step's CPU time", False),
+        ("aten::copy_, responsible for 61% of the time on the CPU side", False),
+    ],
+)
+def test_a_share_of_cpu_time_in_more_words(top_cuda: str, stated: bool) -> None:
+    text = (
+        "Workload: 7B decoder, decoding one token at a time, batch 1\n"
+        "Hardware: L4\n"
+        f"Top CUDA time: {top_cuda}\n"
+        "Top CPU / orchestration cost: the Python loop\n"
+        "Next experiment: log the dtype of every tensor passed to copy_\n"
+    )
+    assert grade_text(text, "partC")["copy-share-stated"] is stated
+
+
+@pytest.mark.parametrize("mark", ["\u23f8\ufe0f", "\u231b", "\u23f3"])
+def test_a_heading_opened_by_a_technical_symbol(mark: str) -> None:
+    not_yet = (
+        f"## {mark} Not yet\n\nAttention: it is already the flash path, and a new kernel "
+        "would not remove a single copy."
+    )
+    assert grade("partA", not_yet=not_yet)["not-yet-with-reason"]

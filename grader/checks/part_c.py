@@ -24,8 +24,11 @@ def _facts(ctx: Context) -> tuple[str, float, str | None]:
     return base_name(top.name), float(share), size.group().replace(" ", "") if size else None
 
 
+# ("61% of the step's CPU time", "61% of the time on the CPU side"; not "61% of CUDA time")
 _CPU_SHARE = re.compile(
-    r"(?:%|per ?cent)\s*(?:of\s+)?(?:the\s+|all\s+)?(?:cpu|host)\b", re.IGNORECASE
+    r"(?:%|per ?cent)\s*(?:of\s+)?(?:the\s+|all\s+)?(?:(?!cuda|gpu|device)[\w'\u2019]+\s+){0,3}?"
+    r"(?:cpu|host)\b",
+    re.IGNORECASE,
 )
 
 

@@ -16,7 +16,7 @@ from grader.report.units import HYPOTHESIS_NAMES, SUBSCRIPT
 # A line that opens with a label of its own: "Not yet: ...", "Reading: ...".
 LABEL_LEAD = re.compile(r"^[\w*_`'’ /&+-]{1,40}?:\s")
 # Arrows, symbols and emoji a line may open with ("✅ Workload:", "🧪 Hypotheses").
-MARKS = r"[\u2190-\u21ff\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff\ufe0f]"
+MARKS = r"[\u2190-\u21ff\u2300-\u23ff\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff\ufe0f]"
 # Decoration before a lead: markdown marks, a checkbox ("- [ ] Not yet:"), or an enumerator
 # that is not a unit's label ("C) not yet:", "3. Hypotheses").
 # A lab notebook's time stamp ("**09:41** Why ...", "[14:05] Workload:") or bracketed tag
