@@ -262,3 +262,20 @@ def test_a_heading_opened_by_a_technical_symbol(mark: str) -> None:
         "would not remove a single copy."
     )
     assert grade("partA", not_yet=not_yet)["not-yet-with-reason"]
+
+
+@pytest.mark.parametrize(
+    ("next_experiment", "n"),
+    [
+        # a colon after the purpose opens the list of what is done for it
+        (
+            "a couple of things to reduce the launch cost, since I can't tell which helps "
+            "most: torch.compile with reduce-overhead, and batching eight requests",
+            2,
+        ),
+        # a purpose with no colon after it is still an aside of the one change
+        ("capture the decode step in a CUDA graph to cut the launches, then compare", 1),
+    ],
+)
+def test_a_colon_after_a_purpose_opens_the_list(next_experiment: str, n: int) -> None:
+    assert experiments_in(next_experiment) == n

@@ -107,6 +107,9 @@ def _drop_reason(part: str) -> str:
     if m is None:
         return part
     reason = part[m.start() :].lstrip(", ")
+    listed = re.search(r"(?<!:):(?!:)\s", reason)  # "... since I can't tell which: A, and B"
+    if listed:
+        return f"{part[: m.start()]}: {reason[listed.end() :]}"
     for comma in re.finditer(r",\s+", reason):
         after = reason[comma.end() :]
         if acts(after):

@@ -136,8 +136,16 @@ def _term_run(text: str) -> bool:
     )
 
 
+# A colon after a purpose clause opens what is done for it: "I'd try a few things to cut
+# the overhead, ... so: torch.compile, CUDA graphs and batching".
+_COLON = re.compile(r"(?<!:):(?!:)\s")
+
+
 def strip_asides(text: str) -> str:
-    """Drop parentheses, and purpose or reason clauses ("so that ...", "to see ...")."""
+    """Drop parentheses, and purpose or reason clauses ("so that ...", "to see ..."), up to
+    a colon that opens the list of what is done."""
     out = _PARENTHESES.sub(" ", text)
     out = _PARENTHESES.sub(" ", out)
-    return _ASIDE.split(out, maxsplit=1)[0]
+    head, *rest = _ASIDE.split(out, maxsplit=1)
+    listed = _COLON.search(rest[0]) if rest else None
+    return f"{head} {rest[0][listed.end() :]}" if listed else head
