@@ -279,3 +279,26 @@ def test_a_heading_opened_by_a_technical_symbol(mark: str) -> None:
 )
 def test_a_colon_after_a_purpose_opens_the_list(next_experiment: str, n: int) -> None:
     assert experiments_in(next_experiment) == n
+
+
+@pytest.mark.parametrize(
+    ("next_experiment", "n"),
+    [
+        # the same change said again is one change
+        (
+            "capture the decode step in a CUDA graph (or, equivalently, torch.compile with "
+            "reduce-overhead) and compare the time per token",
+            1,
+        ),
+        (
+            "capture the decode step in a CUDA graph, or equivalently compile it with "
+            "reduce-overhead, and compare the time per token",
+            1,
+        ),
+        # another change offered is an alternative
+        ("capture the decode step in a CUDA graph (or just try torch.compile) and compare", 2),
+        ("capture the decode step in a CUDA graph, or compile it with reduce-overhead", 2),
+    ],
+)
+def test_the_same_change_said_again(next_experiment: str, n: int) -> None:
+    assert experiments_in(next_experiment) == n

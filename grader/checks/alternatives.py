@@ -28,6 +28,13 @@ _EXPECTED = re.compile(
 
 
 _OR_MAYBE = re.compile(r"^\W*or (?:maybe|perhaps|possibly)\b", re.IGNORECASE)
+# The same change said another way is no alternative: "capture it in a CUDA graph (or,
+# equivalently, torch.compile with reduce-overhead)".
+_EQUIVALENT = re.compile(
+    r"^\W*or\W+(?:equivalently|in other words|put (?:differently|another way)|what amounts to "
+    r"the same(?: thing)?|the same thing)\b",
+    re.IGNORECASE,
+)
 # Another way to make the same thing, named by a pronoun: one change, two means.
 _SAME_THING = re.compile(
     r"\b(?:generate|write|build|make|produce|emit|do|handle)s? (?:it|that|this|them)(?: for me)?"
@@ -71,6 +78,8 @@ def _offers_alternatives(value: str) -> bool:
             # ("find which line casts to bf16 (or moves them to the GPU)") nor another
             # setting of the same change ("quantize to int8 (or fp8)")
             before = value[: m.start()]
+            if _EQUIVALENT.match(offered):
+                continue  # "(or, equivalently, torch.compile with reduce-overhead)"
             if _OR_MAYBE.match(offered) and not has("test_probe", offered):
                 return True  # "check the copies, or maybe attention, not sure which"
             if _SAME_THING.search(offered):

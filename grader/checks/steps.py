@@ -53,6 +53,7 @@ def split_steps(item: str) -> list[list[str]]:
     groups: list[list[str]] = []
     # "(and maybe try FlashAttention-3 at the same time)" adds a step; other brackets explain
     item = _ADDED_IN_BRACKETS.sub(lambda m: f"; {m.group(1)}", item)
+    item = _SAID_AGAIN.sub(" ", item)  # ", or equivalently compile it with reduce-overhead,"
     for part in _HARD_STEP.split(_BRACKETS.sub(" ", item)):
         part = _drop_reason(part)  # "..., because FA3 is the newest and fastest"
         steps: list[str] = []
@@ -71,6 +72,11 @@ def split_steps(item: str) -> list[list[str]]:
     return groups
 
 
+# The same change said another way, set off by commas: no step of its own.
+_SAID_AGAIN = re.compile(
+    r",?\s+or,?\s+(?:equivalently|in other words|put (?:differently|another way))\b[^,;()]*,?",
+    re.IGNORECASE,
+)
 _ADDED_IN_BRACKETS = re.compile(
     # "(If there's time, also try FlashAttention-3 ...)": what time allows is added too
     r"\(\s*(?:(?:if (?:there.s|there is|i have|we have) time|time permitting|optionally)"
