@@ -302,3 +302,30 @@ def test_a_colon_after_a_purpose_opens_the_list(next_experiment: str, n: int) ->
 )
 def test_the_same_change_said_again(next_experiment: str, n: int) -> None:
     assert experiments_in(next_experiment) == n
+
+
+@pytest.mark.parametrize(
+    ("not_yet", "proposes"),
+    [
+        # declined, then put forward on the side
+        (
+            "Not yet: a new attention kernel; the op is already flash and the copies are "
+            "unexplained. That said, it might be worth switching to xformers as a side test "
+            "while the stack traces run.",
+            True,
+        ),
+        (
+            "Not yet: a new attention kernel, since it is already flash. I'd still benchmark "
+            "FlashAttention-3 on the side.",
+            True,
+        ),
+        # declined, with "worth" used of something else
+        (
+            "Not yet: a new attention kernel. It is worth noting that the op is already "
+            "flash, and the urge to swap it is worth resisting.",
+            False,
+        ),
+    ],
+)
+def test_an_attention_kernel_tried_on_the_side(not_yet: str, proposes: bool) -> None:
+    assert grade("partA", not_yet=not_yet)["no-premature-attention-kernel"] is not proposes

@@ -6,7 +6,7 @@ import re
 
 from grader.checks.common import iter_sentences
 from grader.checks.registry import Context, Evidence, Verdict, check
-from grader.report.clauses import clause_end, clause_start
+from grader.report.clauses import clause_end, clause_start, sentences
 from grader.report.document import Line
 from grader.report.language import concept, conditional_after, has, mentions, negated, unnegated
 from grader.report.model import Report, TextLine
@@ -83,7 +83,10 @@ def _attention_proposal(report: Report) -> tuple[TextLine, str] | None:
             or _conceded(s.text)
         ):
             continue
-        if has("described", s.text) and not _ASKS_CHANGE.search(s.text):
+        # (read in the sentences that name a kernel not declined: "I wouldn't write one: it
+        # is already flash. That said, it could be worth flipping to xformers ..." proposes)
+        own = " ".join(x for x in sentences(s.text) if mentions("attention_kernel", x))
+        if has("described", own) and not _ASKS_CHANGE.search(own):
             continue
         in_next = tl.where == "next_experiment"
         bare_item = (
@@ -168,7 +171,8 @@ def _proposed(sentence: str) -> bool:
 # work: "... so maybe also try FlashAttention-3", "I'd try xformers there in parallel".
 _ALONGSIDE = re.compile(
     r"\b(?:also|in parallel|while we.re (?:at it|in there)|at the same time|meanwhile|"
-    r"quick swap|one-line change)\b",
+    r"quick swap|one-line change|side (?:test|experiment|check|project)s?|on the side|"
+    r"while (?:the |my |our |we |i )?(?:[\w-]+ ){0,3}(?:run|runs|are running|is running))\b",
     re.IGNORECASE,
 )
 
