@@ -18,9 +18,11 @@ from grader.stuffing import (
     JUDGE_CLAIMS,
     LOOK_AGAIN,
     NO_FIELDS,
+    NO_FIELDS_FAILED,
     STUFFED_FORM,
     abstract_words,
     fieldless,
+    fieldless_claims_fail,
     generalities,
     judged_description,
     stuffed_line,
@@ -130,7 +132,12 @@ def grade_report(
             verdict = stuffed_verdict(stuffed)
         else:
             verdict = get_check(crit.check).fn(Context(report, exercise, analysis, crit.params))
-            if look_again and verdict.passed and crit.id in JUDGE_CLAIMS:
+            if look_again == NO_FIELDS and verdict.passed and crit.id in JUDGE_CLAIMS:
+                if fieldless_claims_fail(report):
+                    verdict = Verdict.no(verdict.evidence, NO_FIELDS_FAILED, review=True)
+                else:
+                    verdict = verdict._replace(review=True, detail=verdict.detail or look_again)
+            elif look_again and verdict.passed and crit.id in JUDGE_CLAIMS:
                 verdict = verdict._replace(review=True, detail=verdict.detail or look_again)
             elif (stuffed or look_again) and verdict.passed and crit.id in FORM_WITH_CONTENT:
                 verdict = verdict._replace(review=True, detail=STUFFED_FORM)

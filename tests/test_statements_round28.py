@@ -329,3 +329,37 @@ def test_the_same_change_said_again(next_experiment: str, n: int) -> None:
 )
 def test_an_attention_kernel_tried_on_the_side(not_yet: str, proposes: bool) -> None:
     assert grade("partA", not_yet=not_yet)["no-premature-attention-kernel"] is not proposes
+
+
+_TOKENIZER_CLAIM = (
+    "tokenizer.encode runs on the CPU, outside the GPU (0 ms CUDA), and still adds its "
+    "22 ms to the time to first token."
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "passed"),
+    [
+        # no field anywhere: the claim is not counted from prose alone, and is flagged
+        (f"Some thoughts on the profile.\n\n{_TOKENIZER_CLAIM}\n", False),
+        # the fields answered in sentences, an essay: the claim counts, flagged
+        (
+            "The workload is one request at batch 1 with a 4096-token prompt, and the hardware "
+            "is an L4. For top CUDA time, matmul leads at 38.4 ms. The top CPU / orchestration "
+            f"cost is the tokenizer. {_TOKENIZER_CLAIM} My next experiment would be to find "
+            "who calls to() with with_stack=True.\n",
+            True,
+        ),
+        # with the fields, the claim counts and no one needs to look
+        (
+            "Workload: batch 1, 4096-token prompt\nHardware: L4\nTop CUDA time: matmul 38.4 "
+            f"ms\nTop CPU / orchestration cost: {_TOKENIZER_CLAIM}\nNext experiment: find who "
+            "calls to() with with_stack=True\n",
+            True,
+        ),
+    ],
+)
+def test_claims_of_a_report_without_fields(text: str, passed: bool) -> None:
+    got_passed, review = _graded(text, "partA")["tokenizer-outside-gpu"]
+    assert got_passed is passed
+    assert review is not text.startswith("Workload:")
