@@ -363,3 +363,54 @@ def test_claims_of_a_report_without_fields(text: str, passed: bool) -> None:
     got_passed, review = _graded(text, "partA")["tokenizer-outside-gpu"]
     assert got_passed is passed
     assert review is not text.startswith("Workload:")
+
+
+# A report posted as a thread: each post numbered "n/N", emoji before the labels.
+_THREAD_A = """\
+1/6 Triage thread, Part A 🧵
+Workload: decoder-only LLM, 4096-token prompt, 128 new tokens, bf16, batch 1
+Hardware: L4
+Top CUDA time: matmul 38.4 ms and attention 31.7 ms are the math; copy_ + to add 35 ms of \
+movement that should not be needed
+Top CPU / orchestration cost: tokenizer.encode, 22 ms of CPU and no CUDA time, still adds to TTFT
+Next experiment: re-profile with with_stack=True to find who calls aten::to
+
+2/6 Why copy_ + to?
+{mark}H1: the rotary tables are fp32 and cast to bf16 every layer. Check: log their dtype.
+{mark}H2: the ids are built on the CPU and copied over. Check: print the ids' device.
+
+3/6 Not touching yet: the attention kernel, it is already flash and the copies come first.
+"""
+
+
+@pytest.mark.parametrize("mark", ["", "\U0001f4a1 ", "\u27a1\ufe0f "])
+def test_a_thread_of_numbered_posts(mark: str) -> None:
+    got = grade_text(_THREAD_A.format(mark=mark), "partA")
+    assert got["two-hypotheses"]
+    assert got["experiment-per-hypothesis"]
+    assert got["not-yet-with-reason"]
+
+
+_THREAD_C = """\
+1/3 The five fields:
+Workload:
+{hardware}:
+Top CUDA time:
+Top CPU / orchestration cost:
+Next experiment:
+
+2/3 Filled for the run 👇
+Workload: 7B decoder, decode phase, batch 1
+{hardware}: A10G
+Top CUDA time: aten::copy_, 61% of CUDA time
+Top CPU / orchestration cost: the per-token Python loop
+
+3/3 Next experiment: find who moves the KV cache to the device every step, with_stack=True
+"""
+
+
+@pytest.mark.parametrize(("hardware", "exact"), [("Hardware", True), ("Hardwear", False)])
+def test_names_listed_bare_then_filled_in_posts(hardware: str, exact: bool) -> None:
+    got = grade_text(_THREAD_C.format(hardware=hardware), "partC")
+    assert got["field-names-exact"] is exact
+    assert got["next-experiment-targets-bottleneck"]

@@ -223,7 +223,10 @@ def _continuation(lines: list[Line], i: int, starts: set[int], has_value: bool) 
             out.append(line)
             continue
         if not has_value and not out:
-            if line.text.rstrip().endswith(":") or _QUESTION.match(line.text):
+            in_run = i > 0 and (i - 1) in starts and lines[i - 1].block == head.block
+            if in_run or line.text.rstrip().endswith(":") or _QUESTION.match(line.text):
+                # (the last of the names listed bare, "Workload:" ... "Next experiment:",
+                # has no value in the block below either)
                 break  # the next block is a label of its own ("Filled in for the run:"), or
                 # a question ("Q: Filled in for the fake run") under a list of the names
             out.append(line)  # "Label:" alone, the value is the next block

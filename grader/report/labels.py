@@ -15,7 +15,7 @@ from functools import cache, lru_cache
 from rapidfuzz import fuzz, process
 
 from grader.report.document import Line
-from grader.report.leads import BRACKET_TAG, MARKS, TIME_STAMP
+from grader.report.leads import BRACKET_TAG, MARKS, THREAD_POST, TIME_STAMP
 from grader.yamlload import package_data
 
 _SEPARATOR = re.compile(
@@ -29,7 +29,7 @@ _SEPARATOR = re.compile(
 _NUMBERING = re.compile(
     rf"^\s*(?:\d{{1,2}}(?:\.\d{{1,2}})+\.?(?=\s)|"
     rf"\u00a7\s?\d{{1,2}}(?:\.\d{{1,2}})*[.:)]?(?=\s)|"  # a section sign: "§1 Workload"
-    rf"\(?\d+[a-z]?[.)]|[-*•·>]|#+|"
+    rf"\(?\d+[a-z]?[.)]|{THREAD_POST}|[-*•·>]|#+|"
     rf"\(?(?:i{{1,3}}|iv|v|vi{{1,3}}|ix|x)[.)](?=\s)|"  # roman numbering: "ii. Hardware: L4"
     # a mark or emoji before the label: "✅ Workload:", "➤ Hardware:"
     rf"{MARKS}+|"

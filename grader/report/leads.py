@@ -11,18 +11,18 @@ from functools import cache
 
 from grader.report.language import _raw
 from grader.report.patterns import Pattern, hoist_boundary, source_of
-from grader.report.units import HYPOTHESIS_NAMES, SUBSCRIPT
+from grader.report.units import HYPOTHESIS_NAMES, MARKS, SUBSCRIPT
 
 # A line that opens with a label of its own: "Not yet: ...", "Reading: ...".
 LABEL_LEAD = re.compile(r"^[\w*_`'’ /&+-]{1,40}?:\s")
-# Arrows, symbols and emoji a line may open with ("✅ Workload:", "🧪 Hypotheses").
-MARKS = r"[\u2190-\u21ff\u2300-\u23ff\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff\ufe0f]"
 # Decoration before a lead: markdown marks, a checkbox ("- [ ] Not yet:"), or an enumerator
 # that is not a unit's label ("C) not yet:", "3. Hypotheses").
 # A lab notebook's time stamp ("**09:41** Why ...", "[14:05] Workload:") or bracketed tag
 # ("[t+4] ...") before a line's words: decoration here, and before a field's label.
 TIME_STAMP = r"\[?\d{1,2}:\d{2}(?::\d{2})?\]?"
 BRACKET_TAG = r"\[[^\]\n]{1,12}\]"
+# A thread's post number: "1/9 Five-line report first:", "4/ Next experiment: ..."
+THREAD_POST = r"\d{1,2}/\d{0,2}(?=\s)"
 _DECOR = re.compile(
     rf"^(?:[\s*_`#>\u2014\u2013-]|{MARKS}|\[[ xX]\]|(?:[A-Z]|\d{{1,2}}[a-z]?)[.)]\s"
     r"|\d{1,2}(?:\.\d{1,2})+\.?\s"
@@ -31,7 +31,7 @@ _DECOR = re.compile(
     r"|\u00a7\s?\d{1,2}(?:\.\d{1,2})*[.:)]?\s"  # a section sign: "§4 Not yet"
     # a deck's or a form's own numbering: "Slide 6 — Not yet", "Step 2: Hypotheses"
     r"|(?:[Ss]lide|[Ss]ection|[Ss]tep|[Pp]age|SLIDE|STEP)\s?#?\d{1,2}\s*(?:[\u2014\u2013:.)-]\s*|\s(?=[A-Z]))"
-    rf"|{TIME_STAMP}(?=[\s*_\]])|{BRACKET_TAG}(?=\s)|Q\d{{0,2}}\s*(?:[:.)]|\s[\u2014\u2013-])\s)+"
+    rf"|{THREAD_POST}\s|{TIME_STAMP}(?=[\s*_\]])|{BRACKET_TAG}(?=\s)|Q\d{{0,2}}\s*(?:[:.)]|\s[\u2014\u2013-])\s)+"
 )
 _HYPOTHESIS_START = re.compile(
     rf"^\W*(?:(?:h|hyp(?:othesis)?\.?\s*)\d\b|{SUBSCRIPT % '[a-d1-9]'}"

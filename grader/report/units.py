@@ -12,6 +12,8 @@ from typing import NamedTuple
 
 from grader.report.document import Line
 
+# Arrows, symbols and emoji a line may open with ("✅ Workload:", "🧪 Hypotheses", "💡 H1:").
+MARKS = r"[\u2190-\u21ff\u2300-\u23ff\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff\ufe0f]"
 # Other names for a hypothesis (and for its test) that a number or letter labels.
 HYPOTHESIS_NAMES = r"theory|suspect|idea|guess|cause|reason|possibility|candidate|explanation|model"
 _NAMED_UNIT = rf"{HYPOTHESIS_NAMES}|check|experiment|verify(?: idea| theory)?"
@@ -19,7 +21,8 @@ _NAMED_UNIT = rf"{HYPOTHESIS_NAMES}|check|experiment|verify(?: idea| theory)?"
 SUBSCRIPT = r"\$?h_\{?%s\}?\$?(?=[\s.:)])"
 # A unit's label: H1, Hyp. 2, E1, (a), (ii), a), 2.
 MARKER = re.compile(
-    r"^\s*(?:\[[ xX]\]\s*)?"  # a checkbox before the label: "[ ] Hypothesis 1 — ..."
+    rf"^\s*(?:{MARKS}+\s*)?"  # an emoji before the label: "💡 H1: ..."
+    r"(?:\[[ xX]\]\s*)?"  # a checkbox before the label: "[ ] Hypothesis 1 — ..."
     r"(?:\(?(?:h|hyp(?:othesis)?\.?\s*|(?:e|exp(?:eriment)?\.?|test)\s*(?:for\s+)?h?)\s*(\d)\)?\b"
     r"|\((i{1,3}|iv|vi{0,3}|[a-h1-9])\)|(i{1,3}|iv|[a-h1-9])[.)]\s|\d{1,2}([a-h])[.)]?\s"
     rf"|{SUBSCRIPT % '([a-d1-9])'}"
