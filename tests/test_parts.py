@@ -56,3 +56,26 @@ def test_a_part_written_under_two_headings_is_one_part():
     parts = split_parts(text)
     assert parts["partB"].split("\n") == ["## Part B", "", "", "", "## Part B", "Workload: b", ""]
     assert parts["partA"].split("\n")[2:4] == ["## Part A", "Workload: a"]
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        # one file for the whole homework, each part titled on a line of its own
+        ("PART A\nWorkload: a\n\nPART B\nWorkload: b\n", ["partA", "partB"]),
+        ("**Part A**\nWorkload: a\n\nPart C - from memory\nWorkload: c\n", ["partA", "partC"]),
+        # one title alone names no other part: the file is one part, read whole
+        ("Part B\nWorkload: b\n", []),
+        # sentences that open with a part's name are no titles
+        ("Part A: the copies dominate.\n\nPart B: the launches do.\n", []),
+        # nor is a part named where a wrapped sentence ends
+        ("PART B\nWorkload: b\n\nmatmul is on top just like in\nPart A.\n", []),
+    ],
+)
+def test_parts_titled_on_lines_of_their_own(text: str, parts: list[str]) -> None:
+    assert list(split_parts(text)) == parts
+
+
+def test_a_part_titled_on_its_own_line_keeps_only_its_lines():
+    text = "PART A\nWorkload: a\n\nPART C\nWorkload: c\n"
+    assert split_parts(text)["partC"].split("\n") == ["", "", "", "PART C", "Workload: c", ""]
