@@ -414,3 +414,34 @@ def test_names_listed_bare_then_filled_in_posts(hardware: str, exact: bool) -> N
     got = grade_text(_THREAD_C.format(hardware=hardware), "partC")
     assert got["field-names-exact"] is exact
     assert got["next-experiment-targets-bottleneck"]
+
+
+@pytest.mark.parametrize(
+    ("said", "passed"),
+    [
+        # the latency said in one clause, a vague phrase in the next
+        (
+            "The tokenizer runs on the CPU, 0 ms on the GPU, but the request waits for it "
+            "before the first token, so it belongs in the latency picture.",
+            True,
+        ),
+        # only the vague phrase
+        (
+            "The tokenizer runs on the CPU, 0 ms on the GPU; it belongs in the latency picture.",
+            False,
+        ),
+        # denied in one clause, so no other clause says it
+        (
+            "The tokenizer runs on the CPU, 0 ms on the GPU, and doesn't really count toward "
+            "the request; it's a one-off before the model starts.",
+            False,
+        ),
+    ],
+)
+def test_the_latency_half_in_one_clause(said: str, passed: bool) -> None:
+    text = (
+        "Workload: decoder-only LLM, 4096-token prompt, batch 1\nHardware: L4\n"
+        "Top CUDA time: matmul 38.4 ms\nTop CPU / orchestration cost: tokenizer.encode, 22 ms\n"
+        f"Next experiment: find who calls to() with with_stack=True\n\n{said}\n"
+    )
+    assert grade_text(text, "partA")["tokenizer-outside-gpu"] is passed

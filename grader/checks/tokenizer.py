@@ -89,14 +89,27 @@ def tokenizer_outside_gpu(ctx: Context) -> Verdict:
     return Verdict.no(None, "looked for tokenizer.encode as CPU-side work adding to latency; none")
 
 
+# Clauses a sentence joins with "; ", ", so", ", but": each says its own thing.
+_JOINED_CLAUSES = re.compile(r";\s*|,\s*(?:and so|so|but|which means|meaning)\s", re.IGNORECASE)
+
+
 def _adds_latency(sentence: str) -> bool:
-    """Latency said of the tokenizer as a cost it adds: not denied ("it doesn't really count
-    toward the request"), and not named only as something it is "relevant to" or
-    "interacts" with ("tokenizer, CPU and TTFT all interact in the latency picture")."""
-    found = mentions("latency", sentence)
-    if not found or has("latency_denied", sentence) or has("latency_vague", sentence):
+    """Latency said of the tokenizer as a cost it adds, in one of the sentence's clauses: not
+    denied anywhere in it ("it doesn't really count toward the request"), and not named
+    only as something it is "relevant to" or "interacts" with ("tokenizer, CPU and TTFT all
+    interact in the latency picture").  ("..., but the request waits for it before the
+    first token, so it belongs in the latency picture" says it, whatever its last clause
+    adds.)"""
+    if has("latency_denied", sentence):
+        return False  # "... doesn't really count toward the request; it's a one-off before ..."
+    return any(_clause_adds_latency(c) for c in _JOINED_CLAUSES.split(sentence))
+
+
+def _clause_adds_latency(clause: str) -> bool:
+    found = mentions("latency", clause)
+    if not found or has("latency_vague", clause):
         return False
-    vague = [start for start, _ in mentions("latency_vague_before", sentence)]
+    vague = [start for start, _ in mentions("latency_vague_before", clause)]
     return not vague or any(start < min(vague) for start, _ in found)
 
 
