@@ -445,3 +445,20 @@ def test_the_latency_half_in_one_clause(said: str, passed: bool) -> None:
         f"Next experiment: find who calls to() with with_stack=True\n\n{said}\n"
     )
     assert grade_text(text, "partA")["tokenizer-outside-gpu"] is passed
+
+
+@pytest.mark.parametrize(
+    ("listed", "proposes"),
+    [
+        # a bare list of what to try, outside the Next experiment field
+        ("Experiments: profile, torch.compile, CUDA graphs, FlashAttention-3, batching.", True),
+        ("Things to try - xformers, fused MHA, compile.", True),
+        # a list of what is put off
+        ("Experiments I'd skip for now: FlashAttention-3, xformers, fused MHA.", False),
+        ("Rejected experiments: FlashAttention-3, xformers, fused MHA.", False),
+        # a list naming no attention kernel
+        ("Experiments: profile, torch.compile, CUDA graphs, batching.", False),
+    ],
+)
+def test_a_bare_list_of_experiments_naming_a_kernel(listed: str, proposes: bool) -> None:
+    assert grade("partA", stretch=listed)["no-premature-attention-kernel"] is not proposes

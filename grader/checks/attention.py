@@ -8,6 +8,7 @@ from grader.checks.common import iter_sentences
 from grader.checks.registry import Context, Evidence, Verdict, check
 from grader.report.clauses import clause_end, clause_start, sentences
 from grader.report.document import Line
+from grader.report.keyword_lists import is_keyword_list
 from grader.report.language import concept, conditional_after, has, mentions, negated, unnegated
 from grader.report.model import Report, TextLine
 
@@ -97,6 +98,34 @@ def _attention_proposal(report: Report) -> tuple[TextLine, str] | None:
         )
         if in_next or bare_item or _proposed(s.text):
             return tl, s.text
+    return _listed_to_try(report)
+
+
+# A line that lists what to try: "Experiment: profile, torch.compile, FlashAttention-3, ...",
+# "... Next experiment: FlashAttention, fused kernels, compile".
+_TO_TRY = re.compile(
+    r"\b(?:experiments?|next steps?|things to try|to try)\s*[:\u2014\u2013-]\s*(?P<listed>\S.*)$",
+    re.IGNORECASE,
+)
+
+
+_PUT_OFF = re.compile(
+    r"\b(?:not|no|n't|skip\w*|reject\w*|avoid\w*|later|never|wait\w*|defer\w*|discard\w*"
+    r"|rul\w* out|dropp\w*|parked)\b",
+    re.IGNORECASE,
+)
+
+
+def _listed_to_try(report: Report) -> tuple[TextLine, str] | None:
+    """A bare list of terms given as the experiments to run, outside the Next experiment
+    field, that names an attention kernel: whatever is listed there is proposed (the lines
+    of a bare list are not among the sentences read above)."""
+    for ln in report.lines:
+        m = _TO_TRY.search(ln.text)
+        if m is None or _PUT_OFF.search(ln.text[: m.start("listed")]):
+            continue  # "Experiments I'd skip for now: FlashAttention-3, xformers"
+        if is_keyword_list(m.group("listed")) and mentions("attention_kernel", m.group(0)):
+            return TextLine(ln.number, ln.text, "experiments"), ln.text
     return None
 
 
