@@ -462,3 +462,35 @@ def test_the_latency_half_in_one_clause(said: str, passed: bool) -> None:
 )
 def test_a_bare_list_of_experiments_naming_a_kernel(listed: str, proposes: bool) -> None:
     assert grade("partA", stretch=listed)["no-premature-attention-kernel"] is not proposes
+
+
+_MEMO_C = """\
+**Conclusion:** aten::copy_ is 61% of CUDA time in this 7B decode: movement first.
+
+**{memo_label}:** log the dtype and device of everything copy_ touches in one decode step.
+
+### Appendix: the template from memory
+
+**Workload:** 7B decoder, decode phase, batch 1
+**{hardware}:** A10G
+**Top CUDA time:** aten::copy_, 61% of CUDA time
+**Top CPU / orchestration cost:** the per-token Python loop
+**Next experiment:** log the dtype and device of the tensors copy_ moves, one decode step
+"""
+
+
+@pytest.mark.parametrize(
+    ("memo_label", "hardware", "exact"),
+    [
+        # the memo names a field above the template: the template is judged as a whole
+        ("Next experiment", "Hardware", True),
+        ("Next", "Hardware", True),
+        # a misspelt name in the template still fails
+        ("Next experiment", "Hardwear", False),
+    ],
+)
+def test_the_template_judged_where_it_is_written(
+    memo_label: str, hardware: str, exact: bool
+) -> None:
+    text = _MEMO_C.format(memo_label=memo_label, hardware=hardware)
+    assert grade_text(text, "partC")["field-names-exact"] is exact

@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 
 from grader.checks.registry import Context, Evidence, Verdict, check
+from grader.report.fields import label_starts
 from grader.report.keyword_lists import is_keyword_list
-from grader.report.labels import field_specs
+from grader.report.labels import DECOR, field_specs
 from grader.report.layouts import fields_in_lowercase_prose
 
 # Next experiment given as a bare list of tools ("compile, CUDA graphs, batching, fusion") has
@@ -102,6 +103,9 @@ def field_names_exact(ctx: Context) -> Verdict:
         Next experiment: log dtypes of copy_ inputs
     """
     specs, _ = field_specs()
+    template = _template(ctx, [s.key for s in specs])
+    if template is not None:
+        return template
     fields = ctx.report.fields
     for spec in specs:
         f = fields.get(spec.key)
@@ -127,6 +131,31 @@ def field_names_exact(ctx: Context) -> Verdict:
             "Top CPU / orchestration cost, Next experiment",
         )
     return Verdict.yes(ctx.report.quote(*order[0]), f"all five names exact: {names}")
+
+
+def _template(ctx: Context, keys: list[str]) -> Verdict | None:
+    """The five labels written as one run, in order, each with a value: the template from
+    memory, judged as a whole even when a field is also named elsewhere (a memo's "Next
+    experiment: ..." above an appendix that fills the template in).  None when the report
+    holds no such run."""
+    starts = label_starts(ctx.report.lines)
+    for at in range(len(starts) - len(keys) + 1):
+        run = starts[at : at + len(keys)]
+        if [s[1].key for s in run] != keys or not all(s[3].strip() for s in run):
+            continue
+        lines = [ctx.report.lines[s[0]] for s in run]
+        names = ", ".join(DECOR.sub("", s[2]).strip() for s in run)
+        wrong = next((s for s in run if not s[4]), None)
+        if wrong is not None:
+            ln = ctx.report.lines[wrong[0]]
+            name = DECOR.sub("", wrong[2]).strip()
+            return Verdict.no(
+                Evidence(ln.number, ln.text), f"{name!r} is not the field name {wrong[1].name!r}"
+            )
+        return Verdict.yes(
+            Evidence(lines[0].number, lines[0].text), f"all five names exact: {names}"
+        )
+    return None
 
 
 def _plain(text: str) -> str:

@@ -99,11 +99,13 @@ class Field:
         )
 
 
-def find_fields(lines: list[Line]) -> dict[str, Field]:
-    """Each field, keyed by the field's key: its first occurrence with content, else its
-    first occurrence ("the five names: Workload, Hardware, ..." listed bare, then filled)."""
-    found: dict[str, Field] = {}
-    starts: list[tuple[int, FieldSpec, str, str, bool, bool]] = []
+Start = tuple[int, FieldSpec, str, str, bool, bool]  # index, spec, label, value, exact, fuzzy
+
+
+def label_starts(lines: list[Line]) -> list[Start]:
+    """Every line that names a field, in order: its index in ``lines``, the field, the label
+    as written, the value on its line, and whether the label is exact or only near."""
+    starts: list[Start] = []
     for i, line in enumerate(lines):
         lv = label_value(line)
         if lv is None:
@@ -114,7 +116,14 @@ def find_fields(lines: list[Line]) -> dict[str, Field]:
             continue
         spec, exact, fuzzy = hit
         starts.append((i, spec, label, value, exact, fuzzy))
-    starts = _in_order(starts)
+    return starts
+
+
+def find_fields(lines: list[Line]) -> dict[str, Field]:
+    """Each field, keyed by the field's key: its first occurrence with content, else its
+    first occurrence ("the five names: Workload, Hardware, ..." listed bare, then filled)."""
+    found: dict[str, Field] = {}
+    starts = _in_order(label_starts(lines))
     start_idx = {s[0] for s in starts}
     for i, spec, label, value, exact, fuzzy in starts:
         if spec.key in found and found[spec.key].substantive:
@@ -140,9 +149,7 @@ def find_fields(lines: list[Line]) -> dict[str, Field]:
     return found or _numbered_slots(lines)
 
 
-def _in_order(
-    starts: list[tuple[int, FieldSpec, str, str, bool, bool]],
-) -> list[tuple[int, FieldSpec, str, str, bool, bool]]:
+def _in_order(starts: list[Start]) -> list[Start]:
     """Labels past the Next experiment, the last of the five, that name an earlier field only
     by a substitute word ("- device: print .device on every input" in a list of experiments)
     are not that field: the five fields come in order, and such words begin other lines."""
