@@ -494,3 +494,19 @@ def test_the_template_judged_where_it_is_written(
 ) -> None:
     text = _MEMO_C.format(memo_label=memo_label, hardware=hardware)
     assert grade_text(text, "partC")["field-names-exact"] is exact
+
+
+@pytest.mark.parametrize(
+    ("not_yet", "passed"),
+    [
+        (
+            "Not doing: FlashAttention or any attention swap; attention isn't what eats the time.",
+            True,
+        ),
+        ("Not pursuing: a custom attention kernel, since the op is already flash.", True),
+    ],
+)
+def test_a_label_that_declines_with_one_verb(not_yet: str, passed: bool) -> None:
+    got = grade("partA", not_yet=not_yet)
+    assert got["no-premature-attention-kernel"] is passed
+    assert got["not-yet-with-reason"] is passed
