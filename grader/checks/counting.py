@@ -145,8 +145,12 @@ def count(f: Field) -> Count:
         # an item that only measures ("(b) re-profile and compare") is the item before's
         # measurement; one that changes the run, or looks for something of its own ("(a)
         # re-profile with with_stack=True to find the callers of to()"), is an experiment
+        # (an item that names nothing to run, "copies first, attention later", is a remark)
         separate = [
-            i for i in listed if not has("measurement_step", i) or changes_in(i) or _FINDS.search(i)
+            i
+            for i in listed
+            if _has_method(i)
+            and (not has("measurement_step", i) or changes_in(i) or _FINDS.search(i))
         ]
         if len(separate) >= 2:
             return Count(len(separate), f"a list of {len(separate)} separate items")

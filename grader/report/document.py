@@ -18,6 +18,7 @@ from grader.report.latex import unlatex
 from grader.report.markups import unmarkup
 from grader.report.notebook import uncode
 from grader.report.plaintext import ungrid, unletter
+from grader.report.trees import unarrow, untree
 from grader.report.typeset import untypeset
 
 MAX_BYTES = 1_000_000  # a report larger than this is refused: no learner writes 1 MB
@@ -205,6 +206,7 @@ def parse_document(text: str) -> list[Line]:
     text = uncode(text)  # a notebook's export: '"Workload": "...",' is "Workload: ..."
     text = ungrid(text)  # a box drawn with + - |: "| WORKLOAD | decode, bs=1 |"
     text = unletter(text)  # "a) ...", "b) ...": a list, lettered
+    text = unarrow(untree(text))  # a mind-map drawn with ├── └── or arrows: a nested list
     tokens = parse_tokens(parser_for(text), text)
     source = text.split("\n")
     lines: list[Line] = []

@@ -18,7 +18,7 @@ from grader.report.units import HYPOTHESIS_NAMES, MARKER, Unit, nested, split_un
 
 _ARROW = re.compile(r"^\s*(?:->|→|=>)")
 _LAZY_LABELS = ("not_yet", "stretch", "contrast")
-_DASH_ITEM = re.compile(r"^[-*+]\s+\S")
+_DASH_ITEM = re.compile(r"^(?:[-*+]|->|=>|\u2192|\u21d2)\s+\S")  # "- ...", "-> A: ..."
 _LEAD_MARKER = re.compile(
     r"\b(?:hyp\w*|tests?|checks?|for|experiments?)\.?\s+(?:h\s*)?([a-d1-9])\b", re.IGNORECASE
 )
