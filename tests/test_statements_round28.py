@@ -510,3 +510,26 @@ def test_a_label_that_declines_with_one_verb(not_yet: str, passed: bool) -> None
     got = grade("partA", not_yet=not_yet)
     assert got["no-premature-attention-kernel"] is passed
     assert got["not-yet-with-reason"] is passed
+
+
+@pytest.mark.parametrize(
+    ("unit", "claim", "test"),
+    [
+        # the arrow leads to the cause; the labelled test comes after
+        (
+            "54 calls = 3 per layer -> a per-layer cast of the mask; test: log its dtype",
+            "54 calls = 3 per layer -> a per-layer cast of the mask;",
+            "test: log its dtype",
+        ),
+        # with no labelled test, an action after the arrow is the test
+        (
+            "the mask is fp32 -> cast it once at load and re-profile",
+            "the mask is fp32",
+            "cast it once at load and re-profile",
+        ),
+    ],
+)
+def test_an_arrow_to_the_cause_before_a_labelled_test(unit: str, claim: str, test: str) -> None:
+    from grader.checks.experiment_text import split_test
+
+    assert split_test(unit) == (claim, test)

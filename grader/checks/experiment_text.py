@@ -70,7 +70,10 @@ def split_test(text: str) -> tuple[str, str]:
             continue
         head = " ".join(text[a.end() :].split("\n")[0].split()[:3])  # "-> dtype hooks on ..."
         probe = _test_probe().search(head) or _test_lead().match(head)
-        if probe or (m is None and _test_change().search(head)):
+        # a change verb after an arrow may be the cause's own ("54 calls -> a per-layer
+        # cast"): it starts the test only when no labelled test follows ("; test: ...")
+        labelled = m is not None or _LABELLED_TEST.search(text, a.end())
+        if probe or (not labelled and _test_change().search(head)):
             cut = a.start()
             break
     for s in _SENTENCE_START.finditer(text, 0, cut):
@@ -89,6 +92,7 @@ def split_test(text: str) -> tuple[str, str]:
 
 
 _MARK = re.compile(r"^[^\w\s]{1,6}\s+")
+_LABELLED_TEST = re.compile(r"[.;]\s+(?:test|check|experiment)\s*:", re.IGNORECASE)
 
 
 def _opens_with_probe(text: str) -> bool:

@@ -13,6 +13,7 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from grader.report.bounds import check_text, parse_tokens
+from grader.report.delimited import undelimit
 from grader.report.html_paste import unhtml
 from grader.report.latex import unlatex
 from grader.report.markups import unmarkup
@@ -202,6 +203,9 @@ def parse_document(text: str) -> list[Line]:
     text, html_origin = unhtml(text)  # pasted HTML: "<p><b>Workload:</b> ...<br>" as markdown
     if html_origin:
         origin = [origin[n - 1] for n in html_origin] if origin else html_origin
+    text, sheet_origin = undelimit(text)  # pasted from a spreadsheet: "Workload<TAB>..." rows
+    if sheet_origin:
+        origin = [origin[n - 1] for n in sheet_origin] if origin else sheet_origin
     text = unmarkup(text)  # org-mode, reStructuredText, AsciiDoc: "Workload:: ..." and so on
     text = uncode(text)  # a notebook's export: '"Workload": "...",' is "Workload: ..."
     text = ungrid(text)  # a box drawn with + - |: "| WORKLOAD | decode, bs=1 |"
