@@ -36,7 +36,9 @@ def contrast_items(report: Report) -> tuple[list[TextLine], TextLine | None]:
                 and ln.first
                 and ln.list_id == items[0].list_id
                 and ln.level == items[0].level
-                and ln.number > sec.lead.number  # the lead is no bullet of its own
+                # the lead is no bullet of its own (items may share its line: a JSON list)
+                and ln.number >= sec.lead.number
+                and ln.block != sec.lead.block
             ]
         lead = TextLine(sec.lead.number, sec.lead.text, "contrast")
         return [TextLine(i.number, i.text, "contrast") for i in items], lead

@@ -65,7 +65,7 @@ def _csv_like(line: str) -> bool:
 def undelimit(text: str) -> tuple[str, list[int]]:
     """``text`` with its spreadsheet rows written as markdown tables, and for each line
     written the number of the line it came from (an empty list when nothing changed)."""
-    if "\t" not in text and ",\"" not in text and not re.search(r"\w,\w", text):
+    if "\t" not in text and ',"' not in text and not re.search(r"\w,\w", text):
         return text, []
     lines = text.split("\n")
     rows = [_cells(line) for line in lines]

@@ -19,6 +19,7 @@ from grader.report.latex import unlatex
 from grader.report.markups import unmarkup
 from grader.report.notebook import uncode
 from grader.report.plaintext import ungrid, unletter
+from grader.report.structured import unstructure
 from grader.report.trees import unarrow, untree
 from grader.report.typeset import untypeset
 
@@ -206,6 +207,9 @@ def parse_document(text: str) -> list[Line]:
     text, sheet_origin = undelimit(text)  # pasted from a spreadsheet: "Workload<TAB>..." rows
     if sheet_origin:
         origin = [origin[n - 1] for n in sheet_origin] if origin else sheet_origin
+    text, data_origin = unstructure(text)  # a YAML or JSON block: its keys as labelled lines
+    if data_origin:
+        origin = [origin[n - 1] for n in data_origin] if origin else data_origin
     text = unmarkup(text)  # org-mode, reStructuredText, AsciiDoc: "Workload:: ..." and so on
     text = uncode(text)  # a notebook's export: '"Workload": "...",' is "Workload: ..."
     text = ungrid(text)  # a box drawn with + - |: "| WORKLOAD | decode, bs=1 |"
