@@ -127,10 +127,14 @@ _TERM = r"(?:tokeni[sz]\w*(?:\.encode)?|cpu|gpu|host|ttft|latency|orchestration|
 _TERM_RUN = re.compile(rf"\b{_TERM}(?:[ \t]+{_TERM}){{2,}}\b", re.IGNORECASE)
 
 
+_TICKED_ANSWER = re.compile(r"\s*\[[xX\u2713\u2714]\][^\[]*$")
+
+
 def _title_of_tokenizer(text: str) -> bool:
     """A short line that names the tokenizer as what follows is about ("Tokenizer?",
     "On the tokenizer:")."""
     text = undecorated(text)  # "Slide 3 — The tokenizer"
+    text = _TICKED_ANSWER.sub("", text)  # a form's "Tokenizer — GPU or not?  [x] CPU"
     words = len(text.split())
     # "Tokenizer?", "On the tokenizer:", or a numbered title alone ("2) The tokenizer")
     titled = (words <= 6 and bool(_TITLE_END.search(text))) or (words <= 4 and text[-1:].isalnum())

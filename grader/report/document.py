@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 
 from grader.report.bounds import check_text, parse_tokens
 from grader.report.delimited import undelimit
+from grader.report.forms import unform
 from grader.report.html_paste import unhtml
 from grader.report.latex import unlatex
 from grader.report.markups import unmarkup
@@ -214,6 +215,7 @@ def parse_document(text: str) -> list[Line]:
     text = uncode(text)  # a notebook's export: '"Workload": "...",' is "Workload: ..."
     text = ungrid(text)  # a box drawn with + - |: "| WORKLOAD | decode, bs=1 |"
     text = unletter(text)  # "a) ...", "b) ...": a list, lettered
+    text = unform(text)  # a form's blanks and the options it leaves unticked
     text = unarrow(untree(text))  # a mind-map drawn with ├── └── or arrows: a nested list
     tokens = parse_tokens(parser_for(text), text)
     source = text.split("\n")

@@ -19,9 +19,11 @@ from grader.report.leads import BRACKET_TAG, MARKS, THREAD_POST, TIME_STAMP
 from grader.yamlload import package_data
 
 _SEPARATOR = re.compile(
-    # "Label: value", "Label - value", "Label = value", a dotted leader "Label ..... value",
+    # "Label: value", "Label - value", "Label = value", a dotted leader "Label ..... value"
+    # (two dots at the longest label of a column: "Next experiment .. re-profile"),
     # a code block's columns "Label  value"
-    r"^(?P<label>[^:|=.]{1,60}?)(?:\s*(?::|\s[-–—=]+(?:\s|$)|[–—]|=|\.{3,}|…+)|(?<=\S)  (?=\S)"
+    r"^(?P<label>[^:|=.]{1,60}?)(?:\s*(?::|\s[-–—=]+(?:\s|$)|[–—]|=|\.{3,}|(?<=\s)\.\.(?=\s)|…+)"
+    r"|(?<=\S)  (?=\S)"
     r"|\s(?:->|→|=>|⇒|\|)\s)"
     r"\s*(?P<value>.*)$"
 )
@@ -35,7 +37,7 @@ _NUMBERING = re.compile(
     rf"{MARKS}+|"
     rf"(?:{TIME_STAMP}|{BRACKET_TAG})(?=\s))\s*"  # "1.1 Workload:", a memo's numbering
 )
-_LEADER = re.compile(r"\.{3,}|…|\S  \S|\s(?:->|→|=>|⇒|\|)\s")
+_LEADER = re.compile(r"\.{3,}|\s\.\.\s|…|\S  \S|\s(?:->|→|=>|⇒|\|)\s")
 DECOR = re.compile(r"[*_`#~]+")
 _ASKED = re.compile(
     r"^(?:what(?:'s|\s+is|\s+was|\s+are|\s+were|\s+takes|\s+took|\s+leads|\s+dominates)?|which)"

@@ -17,6 +17,7 @@ from grader.report.leads import _DECOR, _HYPOTHESIS_START, LABEL_LEAD, section_o
 from grader.report.units import HYPOTHESIS_NAMES, MARKER, Unit, nested, split_units, tests_several
 
 _ARROW = re.compile(r"^\s*(?:->|→|=>)")
+_REASON_LABEL = re.compile(r"^\W*(?:reason|why|because)\s*:", re.IGNORECASE)
 _LAZY_LABELS = ("not_yet", "stretch", "contrast")
 _DASH_ITEM = re.compile(r"^(?:[-*+]|->|=>|\u2192|\u21d2)\s+\S")  # "- ...", "-> A: ..."
 _LEAD_MARKER = re.compile(
@@ -106,6 +107,8 @@ def find_sections(lines: list[Line], field_lines: set[tuple[int, int]]) -> dict[
         inside = current[0] if current else None
         if found and _heading_led(current) and found[0] != inside and _prose(line.text):
             found = None  # "The first hypothesis can be tested by ..." under "## Experiments"
+        if found and inside == "not_yet" and _REASON_LABEL.match(line.text):
+            found = None  # "Reason: it's already a flash kernel" under "Not yet" is its why
         if found and found[0] == inside and line.first and not _heading_led(current):
             found = None  # "One possibility is ..." inside "Hypotheses:" is one of them
         if (
@@ -235,9 +238,11 @@ def _ends(
     titles: frozenset[int] = frozenset(),
 ) -> bool:
     """Does ``line`` end the part ``current`` (see :func:`find_sections`)?"""
-    _, lead, rest = current
+    name, lead, rest = current
     if line.kind == "heading":
         return True
+    if name == "not_yet" and _REASON_LABEL.match(line.text):
+        return False  # "Reason: it is already flash" below the thing named is its why
     if lead.kind == "heading" or (not rest and not body):
         return False  # a lead alone ("Not yet") holds at least the block below it
     if _sibling_title(lead, line):
