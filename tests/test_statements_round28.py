@@ -533,3 +533,20 @@ def test_an_arrow_to_the_cause_before_a_labelled_test(unit: str, claim: str, tes
     from grader.checks.experiment_text import split_test
 
     assert split_test(unit) == (claim, test)
+
+
+@pytest.mark.parametrize(
+    "heading",
+    ["## Appendix 2 — why are copy_ and to there?", "## Annex B: two hypotheses"],
+)
+def test_an_appendix_number_decorates_a_lead(heading: str) -> None:
+    hypotheses = (
+        f"{heading}\n\n"
+        "1. The rotary tables are fp32 and cast to bf16 every layer.\n"
+        "   - Test: log their dtype at each layer's entry.\n"
+        "2. The ids are built on the CPU and copied over each step.\n"
+        "   - Test: look for Memcpy HtoD rows in the trace.\n"
+    )
+    got = grade("partA", hypotheses=hypotheses)
+    assert got["two-hypotheses"]
+    assert got["experiment-per-hypothesis"]

@@ -31,6 +31,8 @@ _DECOR = re.compile(
     r"|\u00a7\s?\d{1,2}(?:\.\d{1,2})*[.:)]?\s"  # a section sign: "§4 Not yet"
     # a deck's or a form's own numbering: "Slide 6 — Not yet", "Step 2: Hypotheses"
     r"|(?:[Ss]lide|[Ss]ection|[Ss]tep|[Pp]age|SLIDE|STEP)\s?#?\d{1,2}\s*(?:[\u2014\u2013:.)-]\s*|\s(?=[A-Z]))"
+    # a memo's appendix: "Appendix 2 — why are copy_ and to there?", "Annex B: not yet"
+    r"|(?:[Aa]ppendix|APPENDIX|[Aa]nnex)\s?(?:\d{1,2}|[A-H])\s*[\u2014\u2013:.)-]\s*"
     rf"|{THREAD_POST}\s|{TIME_STAMP}(?=[\s*_\]])|{BRACKET_TAG}(?=\s)|Q\d{{0,2}}\s*(?:[:.)]|\s[\u2014\u2013-])\s)+"
 )
 _HYPOTHESIS_START = re.compile(
