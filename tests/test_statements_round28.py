@@ -550,3 +550,21 @@ def test_an_appendix_number_decorates_a_lead(heading: str) -> None:
     got = grade("partA", hypotheses=hypotheses)
     assert got["two-hypotheses"]
     assert got["experiment-per-hypothesis"]
+
+
+def test_launch_evidence_after_a_sentence_about_part_a() -> None:
+    diagnosis = (
+        "This is the opposite of Part A: the GPU is underfed. There are 240 calls of each "
+        "op and none of them runs longer than about 25 us."
+    )
+    text = (
+        "Workload: bs 1, prompt 32, decode 128\nHardware: L4\nTop CUDA time: matmul, 6.1 ms\n"
+        "Top CPU / orchestration cost: the Python decode loop\n"
+        "Next experiment: capture the decode step in a CUDA graph\n\n"
+        f"{diagnosis}\n"
+    )
+    assert grade_text(text, "partB")["overhead-evidence"]
+    # said of Part A, the numbers back nothing in B
+    assert not grade_text(text.replace("There are 240", "Part A had 240"), "partB")[
+        "overhead-evidence"
+    ]
