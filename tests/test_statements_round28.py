@@ -568,3 +568,17 @@ def test_launch_evidence_after_a_sentence_about_part_a() -> None:
     assert not grade_text(text.replace("There are 240", "Part A had 240"), "partB")[
         "overhead-evidence"
     ]
+
+
+@pytest.mark.parametrize(
+    ("aside", "proposes"),
+    [
+        ("Optimizing the attention is the key, with a fused attention kernel.", True),
+        ("I'd optimize the slow layers with FlashAttention-3.", True),
+        # declined, or said of what is already there
+        ("I would not optimize anything with a new attention kernel yet.", False),
+        ("The model is already optimized with flash attention.", False),
+    ],
+)
+def test_a_kernel_as_the_means_of_optimizing(aside: str, proposes: bool) -> None:
+    assert grade("partA", stretch=aside)["no-premature-attention-kernel"] is not proposes
