@@ -582,3 +582,21 @@ def test_launch_evidence_after_a_sentence_about_part_a() -> None:
 )
 def test_a_kernel_as_the_means_of_optimizing(aside: str, proposes: bool) -> None:
     assert grade("partA", stretch=aside)["no-premature-attention-kernel"] is not proposes
+
+
+@pytest.mark.parametrize(
+    ("not_yet", "separated"),
+    [
+        # the copies still to be explained, beside the math the kernel would speed up
+        (
+            "Not optimizing yet: the attention kernel. It is already flash, and until I know "
+            "where the 35 ms of copies come from, a custom kernel would only speed up the "
+            "part of the run that is already doing useful work.",
+            True,
+        ),
+    ],
+)
+def test_movement_still_to_be_explained_is_set_apart(not_yet: str, separated: bool) -> None:
+    diagnosis = "copy_ and to, 35 ms, are movement that should not be needed."
+    got = grade("partA", diagnosis=diagnosis, not_yet=not_yet)
+    assert got["separates-math-from-movement"] is separated
