@@ -600,3 +600,61 @@ def test_movement_still_to_be_explained_is_set_apart(not_yet: str, separated: bo
     diagnosis = "copy_ and to, 35 ms, are movement that should not be needed."
     got = grade("partA", diagnosis=diagnosis, not_yet=not_yet)
     assert got["separates-math-from-movement"] is separated
+
+
+# Third batch of own probes, written from criteria.md before grading (29 statements, 4 missed).
+@pytest.mark.parametrize(
+    ("slot", "text", "criterion", "passed"),
+    [
+        (
+            "diagnosis",
+            "The math is earning its keep; copy_ and to (~35 ms) are overhead we inflicted on "
+            "ourselves.",
+            "separates-math-from-movement",
+            True,
+        ),
+        (
+            "diagnosis",
+            "The math is earning its keep; copy_ and to (~35 ms) come right after it.",
+            "separates-math-from-movement",
+            False,
+        ),
+        (
+            "not_yet",
+            "Things I'm deliberately ignoring: the attention kernel, since it's already the "
+            "flash path.",
+            "not-yet-with-reason",
+            True,
+        ),
+        ("not_yet", "Things I'm deliberately ignoring: attention.", "not-yet-with-reason", False),
+    ],
+)
+def test_own_probes_third_batch(slot: str, text: str, criterion: str, passed: bool) -> None:
+    assert grade("partA", **{slot: text})[criterion] is passed
+
+
+@pytest.mark.parametrize(
+    ("cpu", "passed"),
+    [
+        (
+            "tokenizer.encode, 22 ms: host-only work the GPU never sees, but the request can't "
+            "start prefill until it's done",
+            True,
+        ),
+        (
+            "tokenizer.encode, 22 ms: it lengthens every request even though CUDA shows nothing "
+            "for it",
+            True,
+        ),
+        ("tokenizer.encode, 22 ms: CUDA shows nothing for it", False),
+        ("tokenizer.encode, 22 ms: the request can't start prefill until it's done", False),
+    ],
+)
+def test_both_halves_of_the_tokenizer_in_other_words(cpu: str, passed: bool) -> None:
+    text = (
+        "Workload: decoder-only LLM, 4096-token prompt, batch 1\nHardware: L4\n"
+        "Top CUDA time: matmul 38.4 ms\n"
+        f"Top CPU / orchestration cost: {cpu}\n"
+        "Next experiment: find who calls to() with with_stack=True\n"
+    )
+    assert grade_text(text, "partA")["tokenizer-outside-gpu"] is passed
