@@ -658,3 +658,22 @@ def test_both_halves_of_the_tokenizer_in_other_words(cpu: str, passed: bool) -> 
         "Next experiment: find who calls to() with with_stack=True\n"
     )
     assert grade_text(text, "partA")["tokenizer-outside-gpu"] is passed
+
+
+@pytest.mark.parametrize(
+    ("said", "passed"),
+    [
+        # another class claimed in other words: the device said to be kept busy
+        ("The GPU is saturated by matmul.", False),
+        ("matmul pegs the GPU.", False),
+        ("The GPU is not saturated: it waits on Python between tiny launches.", True),
+    ],
+)
+def test_the_gpu_said_to_be_busy_is_another_class(said: str, passed: bool) -> None:
+    text = (
+        "Workload: batch 1, prompt 32, decode 128\nHardware: L4\n"
+        "Top CUDA time: aten::matmul, 6.1 ms over 240 calls\n"
+        f"Top CPU / orchestration cost: the Python loop, 38 ms. {said}\n"
+        "Next experiment: capture the decode step in a CUDA graph and compare time per token\n"
+    )
+    assert grade_text(text, "partB")["diagnosis-matches"] is passed

@@ -16,7 +16,7 @@ from grader.report.patterns import Pattern
 
 CLAIM_WORDS = Pattern(
     "bound|bottleneck|dominat|problem|limit|issue|matter|heavy|important|most|mainly|largely|busy"
-    "|(?:real|main|actual|true|biggest) cost"
+    "|(?:real|main|actual|true|biggest) cost|saturat|peg|maxed|utili[sz]"
 )
 # "In a compute-bound prefill it might help", "if it were compute-bound": a claim about
 # another run, not this one.
