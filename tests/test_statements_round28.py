@@ -677,3 +677,15 @@ def test_the_gpu_said_to_be_busy_is_another_class(said: str, passed: bool) -> No
         "Next experiment: capture the decode step in a CUDA graph and compare time per token\n"
     )
     assert grade_text(text, "partB")["diagnosis-matches"] is passed
+
+
+@pytest.mark.parametrize(
+    ("aside", "proposes"),
+    [
+        ("After the dtype fix, the natural follow-up is a fused attention kernel.", True),
+        ("The follow-up would be FlashAttention-2 for the attention layers.", True),
+        ("The follow-up is a second profile, not a new attention kernel.", False),
+    ],
+)
+def test_a_kernel_named_as_the_follow_up(aside: str, proposes: bool) -> None:
+    assert grade("partA", stretch=aside)["no-premature-attention-kernel"] is not proposes
