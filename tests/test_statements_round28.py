@@ -689,3 +689,31 @@ def test_the_gpu_said_to_be_busy_is_another_class(said: str, passed: bool) -> No
 )
 def test_a_kernel_named_as_the_follow_up(aside: str, proposes: bool) -> None:
     assert grade("partA", stretch=aside)["no-premature-attention-kernel"] is not proposes
+
+
+@pytest.mark.parametrize(
+    ("hyp_lead", "exp_lead", "tested"),
+    [
+        ("hypotheses", "experimnts", True),  # a lead misspelt
+        ("Hypothses:", "how id test:", True),
+        (
+            "why copy/to r there:",
+            "> One experiment that would confirm or reject each hypothesis.",
+            True,
+        ),
+        # a word that is no lead's near spelling stays prose
+        ("hypotheses", "experience", False),
+    ],
+)
+def test_leads_in_hurried_spellings(hyp_lead: str, exp_lead: str, tested: bool) -> None:
+    hypotheses = (
+        f"{hyp_lead}\n"
+        "1. the rotary tables are fp32 and get cast to bf16 every layer\n"
+        "2. the ids are built on the cpu and shipped over each step\n\n"
+        f"{exp_lead}\n\n"
+        "1. print the dtype of the rotary tables at each layer\n"
+        "2. look for Memcpy HtoD rows in the trace\n"
+    )
+    got = grade("partA", hypotheses=hypotheses)
+    assert got["two-hypotheses"]
+    assert got["experiment-per-hypothesis"] is tested

@@ -69,6 +69,30 @@ _ALSO_NAMED = re.compile(
 )
 
 
+# A lead alone on its line, misspelt ("experimnts", "Hypothses:"): one word, read as the
+# part whose name it nearly spells (rapidfuzz's ratio, as field labels are matched).
+_ONE_WORD = re.compile(r"^([A-Za-z]{6,})\s*:?\s*$")
+_LEAD_NAMES = {
+    "hypotheses": "hypotheses",
+    "hypothesis": "hypotheses",
+    "experiments": "experiments",
+    "experiment": "experiments",
+    "contrast": "contrast",
+    "stretch": "stretch",
+}
+_NEAR = 85
+
+
+def _misspelt_lead(plain: str) -> str | None:
+    m = _ONE_WORD.match(plain)
+    if m is None:
+        return None
+    from rapidfuzz import fuzz, process
+
+    hit = process.extractOne(m.group(1).lower(), list(_LEAD_NAMES), scorer=fuzz.ratio)
+    return _LEAD_NAMES[hit[0]] if hit is not None and hit[1] >= _NEAR else None
+
+
 def undecorated(text: str) -> str:
     """A line without the marks and enumerators before its words ("5.1 ", "- [ ] ")."""
     return _DECOR.sub("", text).strip()
@@ -81,6 +105,8 @@ def section_of(text: str) -> tuple[str, str] | None:
     """The part a line opens, and the rest of the line after its lead words."""
     plain = _DECOR.sub("", text).strip()
     m = _section_leads().match(plain)
+    if m is None and (misspelt := _misspelt_lead(plain)) is not None:
+        return misspelt, ""
     if m is None:
         # a lead of one's own that names its part in brackets: "Remark (not yet). The ..."
         tagged = _TAGGED_LEAD.match(plain)
