@@ -717,3 +717,21 @@ def test_leads_in_hurried_spellings(hyp_lead: str, exp_lead: str, tested: bool) 
     got = grade("partA", hypotheses=hypotheses)
     assert got["two-hypotheses"]
     assert got["experiment-per-hypothesis"] is tested
+
+
+@pytest.mark.parametrize(
+    ("next_experiment", "n"),
+    [
+        # a change, then also a look for something of its own
+        (
+            "cast everything to bf16 at load time and also rerun with with_stack=True to find "
+            "who calls to()",
+            2,
+        ),
+        # the change's own measurement
+        ("cast everything to bf16 at load time and re-profile to see whether to() drops", 1),
+        ("cast the cache to bf16 and also re-profile", 1),
+    ],
+)
+def test_a_look_added_after_a_change(next_experiment: str, n: int) -> None:
+    assert experiments_in(next_experiment) == n

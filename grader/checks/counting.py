@@ -126,6 +126,22 @@ _FINDS = re.compile(
 )
 
 
+_ALSO = re.compile(r"^\W*also\b", re.IGNORECASE)
+
+
+def _looks_after_change(steps: list[str]) -> bool:
+    """A change, then "also" a look that searches for something of its own ("cast everything
+    to bf16 at load and also rerun with with_stack=True to find who calls to()"): not the
+    change's measurement but a second experiment."""
+    changed = False
+    for step in steps:
+        if step_changes(step):
+            changed = True
+        elif changed and _ALSO.match(step) and _FINDS.search(step):
+            return True
+    return False
+
+
 def count(f: Field) -> Count:
     """How many experiments the field names, and why, in words a learner reads."""
     if is_keyword_list(f.value):
@@ -169,6 +185,8 @@ def count(f: Field) -> Count:
     steps = [s for g in groups for s in g]
     if n_changes == 1 and probe_before_change(steps) and not fix_tested(f.value, steps):
         return Count(2, "a probe and then a change: two experiments")
+    if n_changes == 1 and _looks_after_change(steps):
+        return Count(2, "a change and also a look for something else: two experiments")
     return Count(1, "one experiment")
 
 
