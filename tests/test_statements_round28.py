@@ -735,3 +735,24 @@ def test_leads_in_hurried_spellings(hyp_lead: str, exp_lead: str, tested: bool) 
 )
 def test_a_look_added_after_a_change(next_experiment: str, n: int) -> None:
     assert experiments_in(next_experiment) == n
+
+
+@pytest.mark.parametrize(
+    "heading",
+    [
+        '## "3. One thing you would not optimize yet, and why."',
+        "## \u201cOne thing you would not optimize yet, and why.\u201d",
+    ],
+)
+def test_the_prompt_kept_as_a_quoted_heading(heading: str) -> None:
+    not_yet = (
+        f"{heading}\n\nThe attention kernel. It is already a fused flash kernel, and a third "
+        "of the GPU time is unexplained copying."
+    )
+    assert grade("partA", not_yet=not_yet)["not-yet-with-reason"]
+
+
+def test_a_quoted_prompt_holds_no_hypothesis() -> None:
+    from grader.report.leads import section_of
+
+    assert section_of('"Two hypotheses for why copy_ and to are present."') == ("hypotheses", "")

@@ -24,7 +24,8 @@ BRACKET_TAG = r"\[[^\]\n]{1,12}\]"
 # A thread's post number: "1/9 Five-line report first:", "4/ Next experiment: ..."
 THREAD_POST = r"\d{1,2}/\d{0,2}(?=\s)"
 _DECOR = re.compile(
-    rf"^(?:[\s*_`#>\u2014\u2013-]|{MARKS}|\[[ xX]\]|(?:[A-Z]|\d{{1,2}}[a-z]?)[.)]\s"
+    # (and the quote a prompt kept in the file opens with: '## "3. One thing you would ...')
+    rf"^(?:[\s*_`#>\u2014\u2013\"\u201c-]|{MARKS}|\[[ xX]\]|(?:[A-Z]|\d{{1,2}}[a-z]?)[.)]\s"
     r"|\d{1,2}(?:\.\d{1,2})+\.?\s"
     # requirement-style numbers: "R1. Hypotheses", "R2 Experiments", "REQ-3: ..."
     r"|(?:R|REQ-?)\d{1,2}(?:\.\d{1,2})*[.:)]?\s"
@@ -101,6 +102,13 @@ def undecorated(text: str) -> str:
 _TAGGED_LEAD = re.compile(r"^[A-Za-z]+(?:\s[A-Za-z]+)?\s*\(([^()]{3,30})\)\s*[.:\u2014\u2013-]\s*")
 
 
+# A line that is all a quotation, the course's prompt kept in the file: it asks, it holds
+# no answer ('## "2. One experiment that would confirm or reject each hypothesis."').
+_QUOTED_PROMPT = re.compile(
+    r'^[\s#>*_-]*(?:\d{1,2}[.)]\s*)?["\u201c][^"\u201c\u201d]{3,160}["\u201d][\s*_]*$'
+)
+
+
 def section_of(text: str) -> tuple[str, str] | None:
     """The part a line opens, and the rest of the line after its lead words."""
     plain = _DECOR.sub("", text).strip()
@@ -116,6 +124,8 @@ def section_of(text: str) -> tuple[str, str] | None:
         return inner[0], plain[tagged.end() :].strip(" *_")
     name = next(n for n, g in m.groupdict().items() if g is not None)
     rest = plain[m.end() :]
+    if _QUOTED_PROMPT.match(text):
+        return name, ""  # the course's prompt quoted: '"Two hypotheses for why ... present."'
     if plain[: m.end()].rstrip().endswith(":"):
         pass  # the lead ran to its colon: "copy_/to: probably casting. Could also be ..."
     elif _SEPARATOR.search(rest[:45]):
