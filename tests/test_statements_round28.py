@@ -756,3 +756,16 @@ def test_a_quoted_prompt_holds_no_hypothesis() -> None:
     from grader.report.leads import section_of
 
     assert section_of('"Two hypotheses for why copy_ and to are present."') == ("hypotheses", "")
+
+
+def test_the_prompt_kept_in_the_file_states_no_share() -> None:
+    text = (
+        "*Write the five field names. Fill them for a fake run where aten::copy_ is 61% of "
+        "CUDA time on a 7B decode.*\n\n"
+        "Workload: 7B LLM, decode, batch 1\nHardware: H100\n"
+        "Top CUDA time: aten::copy_ ({share} of CUDA time)\n"
+        "Top CPU / orchestration cost: the Python loop\n"
+        "Next experiment: find where the fp32 to bf16 casts happen with with_stack=True\n"
+    )
+    assert not grade_text(text.format(share="16%"), "partC")["copy-share-stated"]
+    assert grade_text(text.format(share="61%"), "partC")["copy-share-stated"]

@@ -60,6 +60,23 @@ def _size_pattern(size: str) -> str:
     return rf"\b(?:{number})\s?-?{unit}\b|\b(?:{number})[\s-]?{_SCALE.get(unit, unit)}\b"
 
 
+_PROMPT_WORDS = 8
+_PROMPT_MATCH = 90
+
+
+def _from_prompt(text: str, prompt: str) -> bool:
+    """Is ``text`` the exercise's own prompt, kept in the file ("Fill them for a fake run
+    where aten::copy_ is 61% of CUDA time on a 7B decode.")?"""
+    if len(text.split()) < _PROMPT_WORDS or not prompt:
+        return False
+    from rapidfuzz import fuzz
+
+    def plain(t: str) -> str:
+        return " ".join(re.sub(r"[`*_\"]", "", t).lower().split())
+
+    return fuzz.partial_ratio(plain(text), plain(prompt)) >= _PROMPT_MATCH
+
+
 def _share_of(text: str, stem: str) -> float | None:
     """The share a line gives the op: the first percentage after its name, else the last
     before it ("aten::copy_, about 39 % (matmuls take the other 61 %)" gives 39)."""
@@ -92,6 +109,8 @@ def copy_share_stated(ctx: Context) -> Verdict:
     for tl in ctx.report.text_lines:
         if _of_cpu_time(tl):
             continue  # "aten::copy_ - 61% of CPU time": the share of the wrong clock
+        if _from_prompt(tl.text, ctx.exercise.prompt):
+            continue  # the assignment kept in the file states the share; the learner did not
         said = _share_of(tl.text, stem)
         if said is not None and abs(said - share) <= 2:
             stated = tl
