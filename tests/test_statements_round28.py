@@ -769,3 +769,17 @@ def test_the_prompt_kept_in_the_file_states_no_share() -> None:
     )
     assert not grade_text(text.format(share="16%"), "partC")["copy-share-stated"]
     assert grade_text(text.format(share="61%"), "partC")["copy-share-stated"]
+
+
+@pytest.mark.parametrize(
+    ("diagnosis", "passed"),
+    [
+        # the group named on the line before, judged in other words
+        ("The movement isn't part of the model and might be removable.", True),
+        ("The movement might be removable.", True),
+        ("The movement is part of the model.", False),
+    ],
+)
+def test_movement_said_removable(diagnosis: str, passed: bool) -> None:
+    got = grade("partA", diagnosis=f"copy_ and to are movement, ~35 ms. {diagnosis}")
+    assert got["separates-math-from-movement"] is passed
