@@ -783,3 +783,29 @@ def test_the_prompt_kept_in_the_file_states_no_share() -> None:
 def test_movement_said_removable(diagnosis: str, passed: bool) -> None:
     got = grade("partA", diagnosis=f"copy_ and to are movement, ~35 ms. {diagnosis}")
     assert got["separates-math-from-movement"] is passed
+
+
+@pytest.mark.parametrize(
+    ("hypothesis", "separated"),
+    [
+        # "later" as a time in the run: a cause, not the copies put off
+        (
+            "3. Non-contiguous views: the slices produce strided views that later need "
+            "`.contiguous()` copies.",
+            True,
+        ),
+        # the copies put off for later are waved away
+        ("3. The copies can wait for later; they are small.", False),
+    ],
+)
+def test_later_as_a_time_is_no_deferral(hypothesis: str, separated: bool) -> None:
+    hypotheses = (
+        "Hypotheses:\n1. The rotary tables are fp32 and cast every layer.\n"
+        f"2. The ids are built on the CPU and copied over.\n{hypothesis}\n"
+    )
+    got = grade(
+        "partA",
+        diagnosis="copy_ and to, 35 ms, are movement that should not be needed.",
+        hypotheses=hypotheses,
+    )
+    assert got["separates-math-from-movement"] is separated
