@@ -40,6 +40,11 @@ _DATA_LANGS = {"yaml", "yml", "json", "json5"}
 # The key of a mapping in a list that names it: "- id: H1", "- name: dtype cast"
 _NAME_KEYS = {"id", "name", "label", "key", "hypothesis", "hyp", "what", "thing", "item"}
 _MIN_FIELD_KEYS = 2
+# a key that may name a field, at the start of a line (checked before the block is parsed)
+_FIELD_KEY = re.compile(
+    r"^[ \t]*[\"']?(?:workload|hardware|top[ _]?(?:cuda|gpu|cpu)|next[ _]?experiment)",
+    re.IGNORECASE | re.MULTILINE,
+)
 
 # A report's data is small and shallow: a block past these is not one.
 _ANCHOR = re.compile(r"(?:^|[\s\[{,:-])[&*][\w-]")
@@ -152,6 +157,8 @@ def _names_fields(node: yaml.MappingNode) -> bool:
 
 def _render(body: str, lang: str) -> Written | None:
     """The block's lines written as markdown, or None when it is not data to read so."""
+    if lang not in _DATA_LANGS and (lang or len(_FIELD_KEY.findall(body)) < _MIN_FIELD_KEYS):
+        return None  # code in a language of its own, or a block whose keys name no field
     if body.count("[") + body.count("{") > _MAX_NODES // 10:
         return None  # a flow collection nested past any report's
     if _ANCHOR.search(body):
