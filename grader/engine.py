@@ -125,6 +125,8 @@ def grade_report(
             look_again = ABSTRACT.format(words=", ".join(dict.fromkeys(words)))
         elif words := generalities(report):
             look_again = GENERAL.format(words=", ".join(dict.fromkeys(words)))
+    # a claim in a report with no fields is not counted from prose alone (unless it is an essay)
+    claims_fail = look_again == NO_FIELDS and fieldless_claims_fail(report)
     for crit in rubric.applicable(analysis.bottleneck):
         if blank:
             verdict = Verdict.no(None, NOTHING_TO_GRADE)
@@ -132,11 +134,8 @@ def grade_report(
             verdict = stuffed_verdict(stuffed)
         else:
             verdict = get_check(crit.check).fn(Context(report, exercise, analysis, crit.params))
-            if look_again == NO_FIELDS and verdict.passed and crit.id in JUDGE_CLAIMS:
-                if fieldless_claims_fail(report):
-                    verdict = Verdict.no(verdict.evidence, NO_FIELDS_FAILED, review=True)
-                else:
-                    verdict = verdict._replace(review=True, detail=verdict.detail or look_again)
+            if claims_fail and verdict.passed and crit.id in JUDGE_CLAIMS:
+                verdict = Verdict.no(verdict.evidence, NO_FIELDS_FAILED, review=True)
             elif look_again and verdict.passed and crit.id in JUDGE_CLAIMS:
                 verdict = verdict._replace(review=True, detail=verdict.detail or look_again)
             elif (stuffed or look_again) and verdict.passed and crit.id in FORM_WITH_CONTENT:

@@ -64,11 +64,11 @@ def _part_marks(text: str) -> list[re.Match[str]]:
     if headings:
         return headings
     # a line of a paragraph ("... just like in\nPart A.") is no title: one stands after a
-    # blank line or at the top of the file
+    # blank line or at the top of the file (a match starts a line, so what precedes it ends
+    # with its newline)
     lines = [
         m
         for m in _PART_LINE.finditer(text)
-        if not text[: m.start()].rstrip(" \t").rstrip("\n")
-        or text[: m.start()].rstrip(" \t").endswith("\n\n")
+        if not text[: m.start()].strip("\n") or text.endswith("\n\n", 0, m.start())
     ]
     return lines if len({m.group(1).lower() for m in lines}) >= 2 else []

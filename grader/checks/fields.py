@@ -9,6 +9,7 @@ from grader.report.fields import label_starts
 from grader.report.keyword_lists import is_keyword_list
 from grader.report.labels import DECOR, field_specs
 from grader.report.layouts import fields_in_lowercase_prose
+from grader.report.model import LABEL_STARTS
 
 # Next experiment given as a bare list of tools ("compile, CUDA graphs, batching, fusion") has
 # content, but is it "substantive"?  Labellers split about four to one that it is, so the
@@ -138,23 +139,22 @@ def _template(ctx: Context, keys: list[str]) -> Verdict | None:
     memory, judged as a whole even when a field is also named elsewhere (a memo's "Next
     experiment: ..." above an appendix that fills the template in).  None when the report
     holds no such run."""
-    starts = label_starts(ctx.report.lines)
+    report = ctx.report
+    starts = report.remember(LABEL_STARTS, lambda: label_starts(report.lines))
     for at in range(len(starts) - len(keys) + 1):
         run = starts[at : at + len(keys)]
-        if [s[1].key for s in run] != keys or not all(s[3].strip() for s in run):
+        if [s.spec.key for s in run] != keys or not all(s.value.strip() for s in run):
             continue
-        lines = [ctx.report.lines[s[0]] for s in run]
-        names = ", ".join(DECOR.sub("", s[2]).strip() for s in run)
-        wrong = next((s for s in run if not s[4]), None)
+        wrong = next((s for s in run if not s.exact), None)
         if wrong is not None:
-            ln = ctx.report.lines[wrong[0]]
-            name = DECOR.sub("", wrong[2]).strip()
+            ln = report.lines[wrong.at]
+            name = DECOR.sub("", wrong.label).strip()
             return Verdict.no(
-                Evidence(ln.number, ln.text), f"{name!r} is not the field name {wrong[1].name!r}"
+                Evidence(ln.number, ln.text), f"{name!r} is not the field name {wrong.spec.name!r}"
             )
-        return Verdict.yes(
-            Evidence(lines[0].number, lines[0].text), f"all five names exact: {names}"
-        )
+        first = report.lines[run[0].at]
+        names = ", ".join(DECOR.sub("", s.label).strip() for s in run)
+        return Verdict.yes(Evidence(first.number, first.text), f"all five names exact: {names}")
     return None
 
 

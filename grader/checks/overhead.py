@@ -80,8 +80,12 @@ def overhead_evidence(ctx: Context) -> Verdict:
     # (each sentence also on its own: one joined to the sentence before for its pronoun,
     # "This is the opposite of Part A. There are 240 calls and none of them ...", would
     # otherwise be read as said of Part A)
-    alone = iter_sentences(ctx.report.text_lines, join_pronouns=False)
-    for said in [*iter_sentences(ctx.report.text_lines), *alone, *lines]:
+    joined = list(iter_sentences(ctx.report.text_lines))
+    read = {s.text for s in joined}
+    alone = [
+        s for s in iter_sentences(ctx.report.text_lines, join_pronouns=False) if s.text not in read
+    ]
+    for said in [*joined, *alone, *lines]:
         if "a" in part_refs(said.text) and ctx.exercise.id.lower() == "partb":
             continue
         # figures said in words are read as digits ("thirty eight milliseconds"); the

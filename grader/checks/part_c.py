@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+
+from rapidfuzz import fuzz
 
 from grader.analyzer.kinds import base_name
 from grader.checks.common import DEVICE_WORD
@@ -64,17 +67,21 @@ _PROMPT_WORDS = 8
 _PROMPT_MATCH = 90
 
 
+_MARKUP = re.compile(r"[`*_\"]")
+
+
+@lru_cache(maxsize=64)
+def _plain(text: str) -> str:
+    """``text`` without markup, in lower case, its spaces collapsed (a prompt is read once)."""
+    return " ".join(_MARKUP.sub("", text).lower().split())
+
+
 def _from_prompt(text: str, prompt: str) -> bool:
     """Is ``text`` the exercise's own prompt, kept in the file ("Fill them for a fake run
     where aten::copy_ is 61% of CUDA time on a 7B decode.")?"""
     if len(text.split()) < _PROMPT_WORDS or not prompt:
         return False
-    from rapidfuzz import fuzz
-
-    def plain(t: str) -> str:
-        return " ".join(re.sub(r"[`*_\"]", "", t).lower().split())
-
-    return fuzz.partial_ratio(plain(text), plain(prompt)) >= _PROMPT_MATCH
+    return fuzz.partial_ratio(_plain(text), _plain(prompt)) >= _PROMPT_MATCH
 
 
 def _share_of(text: str, stem: str) -> float | None:

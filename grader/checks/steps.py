@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from grader.checks.changes import FIX_KINDS, acts, changes_in, opens_with_change
-from grader.report.keyword_lists import strip_asides
+from grader.report.keyword_lists import LIST_COLON, strip_asides
 from grader.report.language import change_kinds, has
 
 # Where one step may end and another begin, inside an item: "; ", "and also", ", and", " + "
@@ -113,7 +113,7 @@ def _drop_reason(part: str) -> str:
     if m is None:
         return part
     reason = part[m.start() :].lstrip(", ")
-    listed = re.search(r"(?<!:):(?!:)\s", reason)  # "... since I can't tell which: A, and B"
+    listed = LIST_COLON.search(reason)  # "... since I can't tell which: A, and B"
     if listed:
         return f"{part[: m.start()]}: {reason[listed.end() :]}"
     for comma in re.finditer(r",\s+", reason):

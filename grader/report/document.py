@@ -202,15 +202,15 @@ def parse_document(text: str) -> list[Line]:
     if "\u2022" in text or "\u25e6" in text or "\u25aa" in text or "\u25cf" in text:
         text = _GLYPH_BULLET.sub(r"\1-", text)  # "• A: ..." pasted from a word processor
     text, origin = unlatex(text)  # LaTeX source: "\\item \\textbf{Workload:} ..." as markdown
-    text, html_origin = unhtml(text)  # pasted HTML: "<p><b>Workload:</b> ...<br>" as markdown
-    if html_origin:
-        origin = [origin[n - 1] for n in html_origin] if origin else html_origin
-    text, sheet_origin = undelimit(text)  # pasted from a spreadsheet: "Workload<TAB>..." rows
-    if sheet_origin:
-        origin = [origin[n - 1] for n in sheet_origin] if origin else sheet_origin
-    text, data_origin = unstructure(text)  # a YAML or JSON block: its keys as labelled lines
-    if data_origin:
-        origin = [origin[n - 1] for n in data_origin] if origin else data_origin
+    # each reader that may write more or fewer lines than it read says where each came from
+    for rewrite in (
+        unhtml,  # pasted HTML: "<p><b>Workload:</b> ...<br>" as markdown
+        undelimit,  # pasted from a spreadsheet: "Workload<TAB>..." rows as a table
+        unstructure,  # a YAML or JSON block: its keys as labelled lines
+    ):
+        text, later = rewrite(text)
+        if later:
+            origin = [origin[n - 1] for n in later] if origin else later
     text = unmarkup(text)  # org-mode, reStructuredText, AsciiDoc: "Workload:: ..." and so on
     text = uncode(text)  # a notebook's export: '"Workload": "...",' is "Workload: ..."
     text = ungrid(text)  # a box drawn with + - |: "| WORKLOAD | decode, bs=1 |"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 from grader.report.document import Line
 from grader.report.labels import (
@@ -99,12 +100,19 @@ class Field:
         )
 
 
-Start = tuple[int, FieldSpec, str, str, bool, bool]  # index, spec, label, value, exact, fuzzy
+class Start(NamedTuple):
+    """A line that names a field."""
+
+    at: int  # its place in the report's lines
+    spec: FieldSpec
+    label: str  # as written
+    value: str  # on the label's own line
+    exact: bool  # an accepted exact spelling
+    fuzzy: bool  # only a near spelling
 
 
 def label_starts(lines: list[Line]) -> list[Start]:
-    """Every line that names a field, in order: its index in ``lines``, the field, the label
-    as written, the value on its line, and whether the label is exact or only near."""
+    """Every line that names a field, in order."""
     starts: list[Start] = []
     for i, line in enumerate(lines):
         lv = label_value(line)
@@ -115,16 +123,17 @@ def label_starts(lines: list[Line]) -> list[Start]:
         if hit is None or (strict and hit[2]):
             continue
         spec, exact, fuzzy = hit
-        starts.append((i, spec, label, value, exact, fuzzy))
+        starts.append(Start(i, spec, label, value, exact, fuzzy))
     return starts
 
 
-def find_fields(lines: list[Line]) -> dict[str, Field]:
+def find_fields(lines: list[Line], named: list[Start]) -> dict[str, Field]:
     """Each field, keyed by the field's key: its first occurrence with content, else its
-    first occurrence ("the five names: Workload, Hardware, ..." listed bare, then filled)."""
+    first occurrence ("the five names: Workload, Hardware, ..." listed bare, then filled).
+    ``named``: the lines that name a field (``label_starts``)."""
     found: dict[str, Field] = {}
-    starts = _in_order(label_starts(lines))
-    start_idx = {s[0] for s in starts}
+    starts = _in_order(named)
+    start_idx = {s.at for s in starts}
     for i, spec, label, value, exact, fuzzy in starts:
         if spec.key in found and found[spec.key].substantive:
             continue
@@ -153,11 +162,13 @@ def _in_order(starts: list[Start]) -> list[Start]:
     """Labels past the Next experiment, the last of the five, that name an earlier field only
     by a substitute word ("- device: print .device on every input" in a list of experiments)
     are not that field: the five fields come in order, and such words begin other lines."""
-    ends = [i for i, spec, _, value, exact, _ in starts if spec.key == "next_experiment"]
+    ends = [s.at for s in starts if s.spec.key == "next_experiment"]
     if not ends:
         return starts
     last = min(ends)
-    return [s for s in starts if s[0] <= last or s[4] or s[5] or s[1].key == "next_experiment"]
+    return [
+        s for s in starts if s.at <= last or s.exact or s.fuzzy or s.spec.key == "next_experiment"
+    ]
 
 
 _SLOT = re.compile(r"^\s*\(?([1-5])\)\s*(?P<value>\S.*)$")
@@ -230,12 +241,12 @@ def _continuation(lines: list[Line], i: int, starts: set[int], has_value: bool) 
             out.append(line)
             continue
         if not has_value and not out:
+            # no value in the next block: the last of the names listed bare ("Workload:" ...
+            # "Next experiment:"), a block that is a label of its own ("Filled in for the
+            # run:"), or a question ("Q: Filled in for the fake run")
             in_run = i > 0 and (i - 1) in starts and lines[i - 1].block == head.block
             if in_run or line.text.rstrip().endswith(":") or _QUESTION.match(line.text):
-                # (the last of the names listed bare, "Workload:" ... "Next experiment:",
-                # has no value in the block below either)
-                break  # the next block is a label of its own ("Filled in for the run:"), or
-                # a question ("Q: Filled in for the fake run") under a list of the names
+                break
             out.append(line)  # "Label:" alone, the value is the next block
             continue
         if not has_value and out and line.block == out[-1].block:

@@ -138,7 +138,7 @@ def _term_run(text: str) -> bool:
 
 # A colon after a purpose clause opens what is done for it: "I'd try a few things to cut
 # the overhead, ... so: torch.compile, CUDA graphs and batching".
-_COLON = re.compile(r"(?<!:):(?!:)\s")
+LIST_COLON = re.compile(r"(?<!:):(?!:)\s")  # not the "::" of "aten::to"
 
 
 def strip_asides(text: str) -> str:
@@ -147,5 +147,5 @@ def strip_asides(text: str) -> str:
     out = _PARENTHESES.sub(" ", text)
     out = _PARENTHESES.sub(" ", out)
     head, *rest = _ASIDE.split(out, maxsplit=1)
-    listed = _COLON.search(rest[0]) if rest else None
+    listed = LIST_COLON.search(rest[0]) if rest else None
     return f"{head} {rest[0][listed.end() :]}" if listed else head

@@ -114,12 +114,14 @@ def unwrap_questions(lines: list[Line]) -> list[Line]:
     out: list[Line] = []
     for line in lines:
         question = _asked(line)
-        a = _ANSWER.match(line.text) if question is None else None
-        if question is None and a is None:
+        if question is not None:
+            text = question
+        elif (answer := _ANSWER.match(line.text)) is not None:
+            text = line.text[answer.end() :]
+        else:
             out.append(line)
             continue
         block += 1
-        text = question if question is not None else line.text[a.end() :]  # type: ignore[union-attr]
         out.append(line._replace(text=text, block=block, first=True, asked=question is not None))
     return out
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from rapidfuzz import fuzz, process
+
 from grader.report.language import _raw
 from grader.report.patterns import Pattern, hoist_boundary, source_of
 from grader.report.units import HYPOTHESIS_NAMES, MARKS, SUBSCRIPT
@@ -88,9 +90,7 @@ def _misspelt_lead(plain: str) -> str | None:
     m = _ONE_WORD.match(plain)
     if m is None:
         return None
-    from rapidfuzz import fuzz, process
-
-    hit = process.extractOne(m.group(1).lower(), list(_LEAD_NAMES), scorer=fuzz.ratio)
+    hit = process.extractOne(m.group(1).lower(), _LEAD_NAMES.keys(), scorer=fuzz.ratio)
     return _LEAD_NAMES[hit[0]] if hit is not None and hit[1] >= _NEAR else None
 
 

@@ -10,7 +10,7 @@ from typing import Any, NamedTuple, TypeVar
 
 from grader.errors import GraderError, Location
 from grader.report.document import Line, parse_document
-from grader.report.fields import Field, find_fields
+from grader.report.fields import Field, find_fields, label_starts
 from grader.report.keyword_lists import is_keyword_list
 from grader.report.layouts import relayout
 from grader.report.sections import Section, find_sections
@@ -32,6 +32,9 @@ class TextLine(NamedTuple):
     number: int
     text: str
     where: str
+
+
+LABEL_STARTS = "label-starts"  # the memo's key for the lines that name a field
 
 
 @dataclass
@@ -56,9 +59,12 @@ class Report:
             lines = relayout(parse_document(text))
         except GraderError as exc:  # a text with too much structure: name its file
             raise (exc if exc.location else exc.at(Location(source))) from None
-        fields = find_fields(lines)
+        named = label_starts(lines)
+        fields = find_fields(lines, named)
         in_fields = {key for f in fields.values() for key in f.lines}
-        return cls(lines, fields, find_sections(lines, in_fields), source, warnings)
+        sections = find_sections(lines, in_fields)
+        # the lines that name a field, kept for field-names-exact (read once, here)
+        return cls(lines, fields, sections, source, warnings, memo={LABEL_STARTS: named})
 
     def line_text(self, number: int, block: int | None = None) -> str:
         """The plain text of line ``number`` as the report has it ("" for a blank line); of
